@@ -1,0 +1,269 @@
+//! Retrograde analysis of one unit (`s-o` with `o-s`, or `s-s`) with exact depths.
+//!
+//! 1. **Initialise.** Each position's captures lead to already-solved subspaces, so
+//!    their values are known at once: a capture into a loss makes the position a
+//!    (tentative) win, a capture into a draw rules out a loss, and the deepest capture
+//!    into a win is remembered. The position's distinct non-capturing children (as
+//!    slots) are counted.
+//! 2. **Iterate by depth.** Level `d` takes every position whose value has depth `d`;
+//!    these are final, because every value set later is deeper. For each such child,
+//!    its distinct parents (by unmove generation, as slots) are updated: a lost child
+//!    makes a parent a win in `d + 1` unless it already wins faster; a won child counts
+//!    down the parent's counter, and the last one makes it a loss in
+//!    `max(d, deepest capture win) + 1`, the loser's longest resistance.
+//! 3. Whatever is still open is a draw.
+//!
+//! Counting distinct child slots forward and distinct parent slots backward keeps the
+//! counters exact under symmetry: parent orbit P reaches child orbit C by some move if
+//! and only if C's representative has an unmove into P's orbit.
+
+use crate::index::SubspaceIndex;
+use crate::movegen::{for_each_move, for_each_unmove, NONE};
+use crate::subspace::{Subspace, Unit};
+use crate::value::{enc_loss, enc_win, Value, DRAW};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+
+/// Marks a position that cannot lose because a capture leads to a draw.
+const NEVER_LOSES: u8 = u8::MAX;
+const CHUNK: usize = 1 << 14;
+
+/// Receives progress reports; the library stays free of any terminal code.
+pub trait Progress: Sync {
+    fn begin(&self, _label: &str, _total: u64) {}
+    fn advance(&self, _n: u64) {}
+}
+
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+/// Looks up the solved values of subspaces that captures lead into.
+pub trait Solved: Sync {
+    fn values(&self, sub: Subspace) -> &[u8];
+}
+
+impl Solved for std::collections::HashMap<Subspace, Vec<u8>> {
+    fn values(&self, sub: Subspace) -> &[u8] {
+        &self[&sub]
+    }
+}
+
+/// Figures over the positions (not holes) of one solved subspace.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Stats {
+    pub positions: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub max_win: u16,
+    pub max_loss: u16,
+}
+
+impl Stats {
+    pub fn of(index: &SubspaceIndex, values: &[u8]) -> Stats {
+        values
+            .par_chunks(CHUNK)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let mut st = Stats::default();
+                for (k, &b) in chunk.iter().enumerate() {
+                    let i = (c * CHUNK + k) as u64;
+                    if index.may_be_hole(i) && index.is_hole(i) {
+                        continue;
+                    }
+                    st.positions += 1;
+                    match Value::decode(b) {
+                        Value::Win(d) => {
+                            st.wins += 1;
+                            st.max_win = st.max_win.max(d)
+                        }
+                        Value::Loss(d) => {
+                            st.losses += 1;
+                            st.max_loss = st.max_loss.max(d)
+                        }
+                        Value::Draw => st.draws += 1,
+                    }
+                }
+                st
+            })
+            .reduce(Stats::default, |a, b| Stats {
+                positions: a.positions + b.positions,
+                wins: a.wins + b.wins,
+                draws: a.draws + b.draws,
+                losses: a.losses + b.losses,
+                max_win: a.max_win.max(b.max_win),
+                max_loss: a.max_loss.max(b.max_loss),
+            })
+    }
+}
+
+struct Member {
+    index: SubspaceIndex,
+    value: Vec<AtomicU8>,
+    counter: Vec<AtomicU8>,
+    cap_max: Vec<u8>,
+    /// Position in the unit of the subspace that non-capturing moves lead to.
+    target: usize,
+}
+
+fn atomic_vec(n: usize) -> Vec<AtomicU8> {
+    let v = vec![0u8; n];
+    // SAFETY: AtomicU8 has the same size, alignment and bit validity as u8.
+    let mut v = std::mem::ManuallyDrop::new(v);
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut AtomicU8, v.len(), v.capacity()) }
+}
+
+fn into_plain(v: Vec<AtomicU8>) -> Vec<u8> {
+    let mut v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: as in `atomic_vec`; no other reference to the atomics remains.
+    unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut u8, v.len(), v.capacity()) }
+}
+
+fn dedup_sorted(buf: &mut [u64]) -> usize {
+    buf.sort_unstable();
+    let mut n = 0;
+    for k in 0..buf.len() {
+        if k == 0 || buf[k] != buf[n - 1] {
+            buf[n] = buf[k];
+            n += 1;
+        }
+    }
+    n
+}
+
+/// Solves one unit. `solved` must hold every subspace in `unit.dependencies()`.
+/// Returns the value bytes of each member subspace, in `unit.members()` order.
+pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
+    let subs = unit.members();
+    let mut members: Vec<Member> = subs
+        .iter()
+        .map(|&sub| {
+            let index = SubspaceIndex::new(sub);
+            let n = index.len() as usize;
+            let target = subs.iter().position(|&t| t == sub.mirror()).expect("unit is closed");
+            Member { index, value: atomic_vec(n), counter: atomic_vec(n), cap_max: vec![0; n], target }
+        })
+        .collect();
+    let max_depth = AtomicU16::new(0);
+
+    let total: u64 = members.iter().map(|m| m.index.len()).sum();
+    progress.begin(&format!("{unit}: initialise"), total);
+    for j in 0..members.len() {
+        let sub = members[j].index.sub;
+        let target_index = members[members[j].target].index;
+        let capture_sub = sub.after_capture();
+        let capture_index = capture_sub.map(SubspaceIndex::new);
+        let capture_values: &[u8] = capture_sub.map(|c| solved.values(c)).unwrap_or(&[]);
+        let m = &mut members[j];
+        let (index, value, counter) = (&m.index, &m.value, &m.counter);
+        m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| {
+            let mut kids = [0u64; 64];
+            let mut deepest = 0u16;
+            for (k, cap_slot) in cap_chunk.iter_mut().enumerate() {
+                let i = c * CHUNK + k;
+                if index.may_be_hole(i as u64) && index.is_hole(i as u64) {
+                    continue;
+                }
+                let (mover, opp) = index.unindex(i as u64);
+                let (mut n, mut any) = (0usize, false);
+                let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
+                for_each_move(mover, opp, |mv, cm, co| {
+                    any = true;
+                    if mv.capture == NONE {
+                        kids[n] = target_index.index(cm, co);
+                        n += 1;
+                    } else if let Some(ci) = &capture_index {
+                        match Value::decode(capture_values[ci.index(cm, co) as usize]) {
+                            Value::Loss(d) => best_loss = best_loss.min(d),
+                            Value::Win(d) => cap_win = cap_win.max(d),
+                            Value::Draw => cap_draw = true,
+                        }
+                    } else {
+                        best_loss = 0; // the opponent is left with two stones
+                    }
+                });
+                let distinct = dedup_sorted(&mut kids[..n]);
+                counter[i].store(distinct as u8, Relaxed);
+                *cap_slot = if cap_draw { NEVER_LOSES } else { cap_win as u8 };
+                let v = if !any {
+                    Some(Value::Loss(0))
+                } else if best_loss != u16::MAX {
+                    Some(Value::Win(best_loss + 1))
+                } else if distinct == 0 && !cap_draw {
+                    Some(Value::Loss(cap_win + 1))
+                } else {
+                    None
+                };
+                if let Some(v) = v {
+                    let d = v.plies().unwrap_or(0);
+                    deepest = deepest.max(d);
+                    value[i].store(v.encode().expect("depth fits the encoding"), Relaxed);
+                }
+            }
+            max_depth.fetch_max(deepest, Relaxed);
+            progress.advance(cap_chunk.len() as u64);
+        });
+    }
+
+    let mut d: u16 = 0;
+    while d <= max_depth.load(Relaxed) {
+        progress.begin(&format!("{unit}: depth {d}"), total);
+        let target_byte = if d % 2 == 1 { enc_win(d) } else { enc_loss(d) };
+        for child in &members {
+            let parent = &members[child.target];
+            let n = child.value.len();
+            (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+                let mut preds = [0u64; 256];
+                let mut deepest = 0u16;
+                let end = ((c + 1) * CHUNK).min(n);
+                for i in c * CHUNK..end {
+                    if child.value[i].load(Relaxed) != target_byte {
+                        continue;
+                    }
+                    let (mover, opp) = child.index.unindex(i as u64);
+                    let mut k = 0;
+                    for_each_unmove(mover, opp, |pm, po| {
+                        preds[k] = parent.index.index(pm, po);
+                        k += 1;
+                    });
+                    let k = dedup_sorted(&mut preds[..k]);
+                    if d % 2 == 0 {
+                        let win = enc_win(d + 1);
+                        for &p in &preds[..k] {
+                            let slot = &parent.value[p as usize];
+                            let mut cur = slot.load(Relaxed);
+                            while cur == DRAW || (cur < 128 && cur > win) {
+                                match slot.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
+                                    Ok(_) => {
+                                        deepest = deepest.max(d + 1);
+                                        break;
+                                    }
+                                    Err(now) => cur = now,
+                                }
+                            }
+                        }
+                    } else {
+                        for &p in &preds[..k] {
+                            let p = p as usize;
+                            if parent.counter[p].fetch_sub(1, Relaxed) == 1 {
+                                let cap = parent.cap_max[p];
+                                if cap != NEVER_LOSES && parent.value[p].load(Relaxed) == DRAW {
+                                    let depth = d.max(cap as u16) + 1;
+                                    assert!(depth <= crate::value::MAX_LOSS, "loss depth {depth} exceeds the encoding");
+                                    let _ = parent.value[p].compare_exchange(DRAW, enc_loss(depth), Relaxed, Relaxed);
+                                    deepest = deepest.max(depth);
+                                }
+                            }
+                        }
+                    }
+                }
+                max_depth.fetch_max(deepest, Relaxed);
+                progress.advance((end - c * CHUNK) as u64);
+            });
+        }
+        d += 1;
+    }
+    assert!(max_depth.load(Relaxed) <= crate::value::MAX_WIN + 1, "depth exceeds the encoding");
+
+    members.drain(..).map(|m| (m.index.sub, into_plain(m.value))).collect()
+}

@@ -1,0 +1,135 @@
+//! Movement subspaces `s-o` and the order in which they can be solved.
+
+use std::fmt;
+use std::str::FromStr;
+
+pub const MIN_STONES: u8 = 3;
+pub const MAX_STONES: u8 = 9;
+
+/// Movement-phase positions with `s` stones for the side to move and `o` for the opponent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Subspace {
+    pub s: u8,
+    pub o: u8,
+}
+
+impl Subspace {
+    pub fn new(s: u8, o: u8) -> Option<Subspace> {
+        let ok = |x: u8| (MIN_STONES..=MAX_STONES).contains(&x);
+        (ok(s) && ok(o)).then_some(Subspace { s, o })
+    }
+
+    /// All 49 subspaces.
+    pub fn all() -> impl Iterator<Item = Subspace> {
+        (MIN_STONES..=MAX_STONES).flat_map(|s| (MIN_STONES..=MAX_STONES).map(move |o| Subspace { s, o }))
+    }
+
+    pub fn total(&self) -> u8 {
+        self.s + self.o
+    }
+
+    /// Where a move without capture goes (the opponent is then to move).
+    pub fn mirror(&self) -> Subspace {
+        Subspace { s: self.o, o: self.s }
+    }
+
+    /// Where a capture goes, or `None` when it leaves the opponent with 2 stones (a win).
+    pub fn after_capture(&self) -> Option<Subspace> {
+        Subspace::new(self.o - 1, self.s)
+    }
+
+    /// The unit this subspace is solved in: `{s-o, o-s}`, smaller `s` first.
+    pub fn unit(&self) -> Unit {
+        Unit { a: Subspace { s: self.s.min(self.o), o: self.s.max(self.o) } }
+    }
+}
+
+impl fmt::Display for Subspace {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.s, self.o)
+    }
+}
+
+impl FromStr for Subspace {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Subspace, String> {
+        let err = || format!("invalid subspace '{text}': expected S-O with 3 <= S, O <= 9, e.g. 4-3");
+        let (s, o) = text.trim().split_once('-').ok_or_else(err)?;
+        let s: u8 = s.parse().map_err(|_| err())?;
+        let o: u8 = o.parse().map_err(|_| err())?;
+        Subspace::new(s, o).ok_or_else(err)
+    }
+}
+
+/// A set of subspaces solved together because non-capture moves link them:
+/// `s-o` with `o-s`, or `s-s` alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Unit {
+    a: Subspace,
+}
+
+impl Unit {
+    pub fn members(&self) -> Vec<Subspace> {
+        if self.a.s == self.a.o {
+            vec![self.a]
+        } else {
+            vec![self.a, self.a.mirror()]
+        }
+    }
+
+    pub fn total(&self) -> u8 {
+        self.a.total()
+    }
+
+    /// Subspaces (outside the unit) that captures from this unit lead into.
+    pub fn dependencies(&self) -> Vec<Subspace> {
+        let mut deps: Vec<Subspace> = self.members().iter().filter_map(|m| m.after_capture()).collect();
+        deps.sort();
+        deps.dedup();
+        deps
+    }
+
+    /// Every unit, in an order where each unit's dependencies come first
+    /// (captures lower the stone total by one).
+    pub fn all_in_order() -> Vec<Unit> {
+        let mut units: Vec<Unit> = Subspace::all().map(|s| s.unit()).collect();
+        units.sort_by_key(|u| (u.total(), u.a));
+        units.dedup();
+        units
+    }
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = self.members().iter().map(|m| m.to_string()).collect();
+        write!(f, "{}", names.join(" + "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_cover_all_subspaces_in_dependency_order() {
+        let units = Unit::all_in_order();
+        let mut done = std::collections::HashSet::new();
+        for u in &units {
+            for d in u.dependencies() {
+                assert!(done.contains(&d), "{u} needs {d}");
+            }
+            for m in u.members() {
+                assert!(done.insert(m));
+            }
+        }
+        assert_eq!(done.len(), 49);
+        assert_eq!(units.len(), 28);
+    }
+
+    #[test]
+    fn parse_subspace() {
+        assert_eq!("4-3".parse::<Subspace>().unwrap(), Subspace { s: 4, o: 3 });
+        assert!("2-3".parse::<Subspace>().is_err());
+        assert!("x".parse::<Subspace>().is_err());
+    }
+}
