@@ -5,12 +5,14 @@
 //! with depth to the end of the game in plies.
 
 pub mod combin;
+pub mod generate;
 pub mod geometry;
 pub mod index;
 pub mod movegen;
 pub mod position;
 pub mod solver;
 pub mod subspace;
+pub mod table;
 pub mod symmetry;
 pub mod value;
 

@@ -674,7 +674,9 @@ impl RefSolver {
             }
             let t0 = Instant::now();
             let tables = solve_system(&self.tables, s, o);
-            self.timings.push(((s, o), t0.elapsed()));
+            let dt = t0.elapsed();
+            eprintln!("reference: solved {s}-{o} and {o}-{s} in {:.1} s", dt.as_secs_f64());
+            self.timings.push(((s, o), dt));
             for t in tables {
                 self.tables.insert((t.s, t.o), t);
             }

@@ -1,0 +1,63 @@
+//! Command-line interface (binary only: the library stays free of clap and indicatif).
+
+mod progress;
+mod solve;
+mod stats;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(name = "morris", version, about = "Strong solution of Nine Men's Morris: solve, probe and verify endgame tables")]
+pub struct Cli {
+    /// Worker threads (default: all cores).
+    #[arg(long, global = true, value_name = "N")]
+    threads: Option<usize>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve movement-phase subspaces by retrograde analysis and write their tables.
+    #[command(long_about = "Solve movement-phase subspaces s-o (s stones for the side to move, o for the \
+opponent) by retrograde analysis, in dependency order, and write one table per subspace. \
+Complete and valid tables already in the directory are kept, so an interrupted run resumes. \
+The default scope (s+o <= 8) takes seconds; --max-stones 18 solves all 49 subspaces.")]
+    Solve(solve::Args),
+    /// Print the figures stored in the tables: positions, W/D/L, deepest values, size.
+    Stats(stats::Args),
+}
+
+/// Where tables live unless `--db` says otherwise.
+pub fn default_db() -> PathBuf {
+    PathBuf::from("databases")
+}
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    let cli = Cli::parse();
+    if let Some(n) = cli.threads {
+        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
+    }
+    match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Stats(args) => stats::run(args),
+    }
+}
+
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,61 @@
+//! Progress bars for the library's progress events.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use morris::generate::{Report, Reporter};
+use morris::solver::Progress;
+use morris::Unit;
+use std::sync::Mutex;
+
+pub struct Bars {
+    bar: Mutex<Option<ProgressBar>>,
+    current: ProgressBar,
+    pub quiet: bool,
+}
+
+impl Bars {
+    pub fn new(quiet: bool) -> Bars {
+        let current = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+        current.set_style(
+            ProgressStyle::with_template("{prefix:>10} {msg:28} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta}")
+                .unwrap()
+                .progress_chars("=> "),
+        );
+        Bars { bar: Mutex::new(None), current, quiet }
+    }
+
+    pub fn finish(&self) {
+        self.current.finish_and_clear();
+        let _ = self.bar.lock().map(|mut b| b.take());
+    }
+
+    pub fn println(&self, line: &str) {
+        if self.current.is_hidden() {
+            println!("{line}");
+        } else {
+            self.current.println(line);
+        }
+    }
+}
+
+impl Progress for Bars {
+    fn begin(&self, label: &str, total: u64) {
+        self.current.set_message(label.to_string());
+        self.current.set_length(total);
+        self.current.set_position(0);
+    }
+    fn advance(&self, n: u64) {
+        self.current.inc(n);
+    }
+}
+
+impl Reporter for Bars {
+    fn unit_start(&self, unit: Unit, position: usize, count: usize) {
+        self.current.set_prefix(format!("{}/{}", position + 1, count));
+        self.current.set_message(format!("{unit}"));
+    }
+    fn done(&self, r: &Report) {
+        if !self.quiet {
+            self.println(&super::solve::summary_line(r));
+        }
+    }
+}

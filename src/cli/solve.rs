@@ -1,0 +1,80 @@
+//! `morris solve`.
+
+use super::progress::Bars;
+use morris::generate::{self, Options, Report};
+use morris::Subspace;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory for the tables.
+    #[arg(long, default_value = "databases", value_name = "DIR")]
+    db: PathBuf,
+    /// Solve every subspace with s + o <= N (6..=18; 18 is the full set).
+    #[arg(long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u8).range(6..=18))]
+    max_stones: u8,
+    /// Solve only the unit holding subspace S-O (plus any missing dependency).
+    #[arg(long, value_name = "S-O")]
+    only: Option<Subspace>,
+    /// No progress bars or per-subspace lines; just the final summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub fn header() -> String {
+    format!(
+        "{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9}",
+        "sub", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos"
+    )
+}
+
+pub fn summary_line(r: &Report) -> String {
+    let (time, rate) = match r.seconds {
+        Some(s) => (format!("{s:.2}"), format!("{:.0}", r.slots as f64 / s.max(1e-9))),
+        None => ("kept".to_string(), "-".to_string()),
+    };
+    format!(
+        "{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9.3}",
+        r.sub.to_string(),
+        r.stats.positions,
+        r.stats.wins,
+        r.stats.draws,
+        r.stats.losses,
+        r.stats.max_win,
+        r.stats.max_loss,
+        time,
+        rate,
+        r.file_bytes as f64 * 8.0 / r.stats.positions.max(1) as f64
+    )
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let opts = Options { dir: args.db.clone(), max_stones: args.max_stones, only: args.only };
+    let bars = Bars::new(args.quiet);
+    bars.println(&header());
+    let start = Instant::now();
+    let reports = generate::run(&opts, &bars);
+    bars.finish();
+    let reports = reports?;
+    if args.quiet {
+        println!("{}", header());
+        for r in &reports {
+            println!("{}", summary_line(r));
+        }
+    }
+    let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
+    let solved = reports.iter().filter(|r| r.seconds.is_some()).count();
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{} subspaces ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
+        reports.len(),
+        solved,
+        reports.len() - solved,
+        positions,
+        secs,
+        args.db.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,50 @@
+//! `morris stats`.
+
+use morris::table::{table_path, TableError, TableFile};
+use morris::Subspace;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory holding the tables.
+    #[arg(long, default_value = "databases", value_name = "DIR")]
+    db: PathBuf,
+    /// One JSON object per subspace and line, for scripts.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !args.db.is_dir() {
+        anyhow::bail!("no table directory at {}; run `morris solve` first", args.db.display());
+    }
+    let mut found = 0;
+    if !args.json {
+        println!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9}", "sub", "positions", "wins", "draws", "losses", "maxW", "maxL", "bytes", "bits/pos");
+    }
+    for sub in Subspace::all() {
+        let t = match TableFile::open(&table_path(&args.db, sub), sub) {
+            Ok(t) => t,
+            Err(TableError::Missing { .. }) => continue,
+            Err(e) => return Err(e.into()),
+        };
+        found += 1;
+        let s = t.header.stats;
+        let bits = t.file_size() as f64 * 8.0 / s.positions.max(1) as f64;
+        if args.json {
+            let obj = serde_json::json!({
+                "subspace": sub.to_string(), "positions": s.positions, "wins": s.wins, "losses": s.losses,
+                "draws": s.draws, "max_win": s.max_win, "max_loss": s.max_loss,
+                "slots": t.header.entries, "file_bytes": t.file_size(), "bits_per_position": bits,
+            });
+            println!("{obj}");
+        } else {
+            println!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3}", sub.to_string(), s.positions, s.wins, s.draws, s.losses, s.max_win, s.max_loss, t.file_size(), bits);
+        }
+    }
+    if found == 0 {
+        anyhow::bail!("no tables in {}; run `morris solve` first", args.db.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

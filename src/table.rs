@@ -1,0 +1,302 @@
+//! The table file format (version 1): one file per subspace, `S-O.mtb`.
+//!
+//! ```text
+//! offset size  field
+//!      0    8  magic "MORRISTB"
+//!      8    2  format version (1)
+//!     10    2  rules variant (0 = standard Nine Men's Morris)
+//!     12    1  s (stones of the side to move)
+//!     13    1  o (stones of the opponent)
+//!     14    2  reserved, 0
+//!     16    8  entries (index slots, holes included)
+//!     24    4  block size (entries per block)
+//!     28    4  block count
+//!     32    8  content checksum: XXH3-64 of all decompressed value bytes
+//!     40   48  statistics: positions, wins, draws, losses (u64 each),
+//!              deepest win, deepest loss (u16 each), 4 reserved bytes
+//!     88   32  reserved, 0
+//!    120    8  header checksum: XXH3-64 of bytes 0..120 and the block index
+//!    128  24n  block index, per block: file offset (u64), compressed length (u32),
+//!              reserved (u32), XXH3-64 of the decompressed block (u64)
+//!      …       blocks: independent zstd frames
+//! ```
+//!
+//! All integers are little-endian. Each entry is one value byte (see `value`); holes
+//! of the index are stored as draws. Blocks are compressed independently so that a
+//! probe decompresses only the block it needs, and each block carries its own
+//! checksum so a flipped byte is reported rather than read as a wrong value.
+//! Files are written under a temporary name and renamed once complete.
+
+use crate::solver::Stats;
+use crate::subspace::Subspace;
+use rayon::prelude::*;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+pub const MAGIC: &[u8; 8] = b"MORRISTB";
+pub const VERSION: u16 = 1;
+pub const VARIANT_STANDARD: u16 = 0;
+pub const HEADER_LEN: usize = 128;
+const INDEX_ENTRY: usize = 24;
+pub const BLOCK_SIZE: u32 = 1 << 16;
+const ZSTD_LEVEL: i32 = 9;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("table {path} is missing; generate it with `morris solve --max-stones {total}`")]
+    Missing { path: PathBuf, total: u8 },
+    #[error("I/O error on {path}: {source}")]
+    Io { path: PathBuf, source: io::Error },
+    #[error("{path} is not a morris table (bad magic)")]
+    BadMagic { path: PathBuf },
+    #[error("{path} has format version {found}; this build reads version {VERSION}")]
+    Version { path: PathBuf, found: u16 },
+    #[error("{path} is truncated: {detail}")]
+    Truncated { path: PathBuf, detail: String },
+    #[error("{path} is corrupt: {detail}")]
+    Corrupt { path: PathBuf, detail: String },
+}
+
+impl TableError {
+    fn corrupt(path: &Path, detail: impl Into<String>) -> TableError {
+        TableError::Corrupt { path: path.to_owned(), detail: detail.into() }
+    }
+}
+
+/// The file name of a subspace's table inside a database directory.
+pub fn table_path(dir: &Path, sub: Subspace) -> PathBuf {
+    dir.join(format!("{sub}.mtb"))
+}
+
+/// Parsed header of a table file.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub sub: Subspace,
+    pub entries: u64,
+    pub block_size: u32,
+    pub blocks: u32,
+    pub content_hash: u64,
+    pub stats: Stats,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct BlockEntry {
+    pub offset: u64,
+    pub len: u32,
+    pub hash: u64,
+}
+
+fn put_u64(buf: &mut [u8], at: usize, v: u64) {
+    buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+fn get_u64(buf: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(buf[at..at + 8].try_into().unwrap())
+}
+
+fn get_u32(buf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(buf[at..at + 4].try_into().unwrap())
+}
+
+fn get_u16(buf: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes(buf[at..at + 2].try_into().unwrap())
+}
+
+/// Writes `values` as the table of `sub` into `dir`, atomically (temporary file, fsync, rename).
+pub fn write_table(dir: &Path, sub: Subspace, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
+    let path = table_path(dir, sub);
+    let tmp = dir.join(format!("{sub}.mtb.tmp"));
+    let io_err = |source| TableError::Io { path: tmp.clone(), source };
+    let blocks: Vec<(Vec<u8>, u64)> = values
+        .par_chunks(BLOCK_SIZE as usize)
+        .map(|chunk| {
+            let z = zstd::bulk::compress(chunk, ZSTD_LEVEL).expect("zstd compression of an in-memory block");
+            (z, xxh3_64(chunk))
+        })
+        .collect();
+    let mut content = Xxh3::new();
+    for chunk in values.chunks(BLOCK_SIZE as usize) {
+        content.update(chunk);
+    }
+    let mut head = vec![0u8; HEADER_LEN + INDEX_ENTRY * blocks.len()];
+    head[0..8].copy_from_slice(MAGIC);
+    head[8..10].copy_from_slice(&VERSION.to_le_bytes());
+    head[10..12].copy_from_slice(&VARIANT_STANDARD.to_le_bytes());
+    head[12] = sub.s;
+    head[13] = sub.o;
+    put_u64(&mut head, 16, values.len() as u64);
+    head[24..28].copy_from_slice(&BLOCK_SIZE.to_le_bytes());
+    head[28..32].copy_from_slice(&(blocks.len() as u32).to_le_bytes());
+    put_u64(&mut head, 32, content.digest());
+    put_u64(&mut head, 40, stats.positions);
+    put_u64(&mut head, 48, stats.wins);
+    put_u64(&mut head, 56, stats.draws);
+    put_u64(&mut head, 64, stats.losses);
+    head[72..74].copy_from_slice(&stats.max_win.to_le_bytes());
+    head[74..76].copy_from_slice(&stats.max_loss.to_le_bytes());
+    let mut offset = head.len() as u64;
+    for (k, (z, hash)) in blocks.iter().enumerate() {
+        let at = HEADER_LEN + INDEX_ENTRY * k;
+        put_u64(&mut head, at, offset);
+        head[at + 8..at + 12].copy_from_slice(&(z.len() as u32).to_le_bytes());
+        put_u64(&mut head, at + 16, *hash);
+        offset += z.len() as u64;
+    }
+    let header_hash = header_hash(&head);
+    put_u64(&mut head, 120, header_hash);
+
+    let result = (|| -> io::Result<()> {
+        let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        f.write_all(&head)?;
+        for (z, _) in &blocks {
+            f.write_all(z)?;
+        }
+        let f = f.into_inner().map_err(|e| e.into_error())?;
+        f.sync_all()?;
+        Ok(())
+    })();
+    if let Err(e) = result {
+        let _ = fs::remove_file(&tmp);
+        return Err(io_err(e));
+    }
+    fs::rename(&tmp, &path).map_err(|source| TableError::Io { path: path.clone(), source })?;
+    Ok(offset)
+}
+
+fn header_hash(head: &[u8]) -> u64 {
+    let mut h = Xxh3::new();
+    h.update(&head[..120]);
+    h.update(&head[HEADER_LEN..]);
+    h.digest()
+}
+
+/// A table file opened for reading, memory-mapped.
+pub struct TableFile {
+    pub path: PathBuf,
+    pub header: Header,
+    index: Vec<BlockEntry>,
+    map: memmap2::Mmap,
+}
+
+impl TableFile {
+    /// Opens and checks the header and block index (not the blocks themselves).
+    pub fn open(path: &Path, expected: Subspace) -> Result<TableFile, TableError> {
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(TableError::Missing { path: path.to_owned(), total: expected.total() })
+            }
+            Err(source) => return Err(TableError::Io { path: path.to_owned(), source }),
+        };
+        // SAFETY: table files are written once under a temporary name and renamed into
+        // place, never modified afterwards, so the mapping is not mutated under us. A
+        // file truncated by someone else while mapped could fault; that is the standard
+        // memmap2 caveat for read-only tables.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|source| TableError::Io { path: path.to_owned(), source })?;
+        let truncated = |detail: String| TableError::Truncated { path: path.to_owned(), detail };
+        if map.len() < HEADER_LEN {
+            return Err(truncated(format!("{} bytes, shorter than the {HEADER_LEN}-byte header", map.len())));
+        }
+        if &map[0..8] != MAGIC {
+            return Err(TableError::BadMagic { path: path.to_owned() });
+        }
+        let version = get_u16(&map, 8);
+        if version != VERSION {
+            return Err(TableError::Version { path: path.to_owned(), found: version });
+        }
+        if get_u16(&map, 10) != VARIANT_STANDARD {
+            return Err(TableError::corrupt(path, "unknown rules variant"));
+        }
+        let blocks = get_u32(&map, 28) as usize;
+        let index_end = HEADER_LEN + INDEX_ENTRY * blocks;
+        if map.len() < index_end {
+            return Err(truncated(format!("{} bytes, the block index needs {index_end}", map.len())));
+        }
+        if header_hash(&map[..index_end]) != get_u64(&map, 120) {
+            return Err(TableError::corrupt(path, "header checksum mismatch"));
+        }
+        let sub = Subspace::new(map[12], map[13]).ok_or_else(|| TableError::corrupt(path, "invalid subspace in header"))?;
+        if sub != expected {
+            return Err(TableError::corrupt(path, format!("holds subspace {sub}, expected {expected}")));
+        }
+        let header = Header {
+            sub,
+            entries: get_u64(&map, 16),
+            block_size: get_u32(&map, 24),
+            blocks: blocks as u32,
+            content_hash: get_u64(&map, 32),
+            stats: Stats {
+                positions: get_u64(&map, 40),
+                wins: get_u64(&map, 48),
+                draws: get_u64(&map, 56),
+                losses: get_u64(&map, 64),
+                max_win: get_u16(&map, 72),
+                max_loss: get_u16(&map, 74),
+            },
+        };
+        let expected_entries = crate::index::SubspaceIndex::new(sub).len();
+        if header.entries != expected_entries
+            || header.block_size == 0
+            || header.entries.div_ceil(header.block_size as u64) != blocks as u64
+        {
+            return Err(TableError::corrupt(path, "entry or block count does not match the index"));
+        }
+        let mut index = Vec::with_capacity(blocks);
+        for k in 0..blocks {
+            let at = HEADER_LEN + INDEX_ENTRY * k;
+            let e = BlockEntry { offset: get_u64(&map, at), len: get_u32(&map, at + 8), hash: get_u64(&map, at + 16) };
+            if e.offset.checked_add(e.len as u64).is_none_or(|end| end > map.len() as u64) {
+                return Err(truncated(format!("block {k} ends past the end of the file ({} bytes)", map.len())));
+            }
+            index.push(e);
+        }
+        Ok(TableFile { path: path.to_owned(), header, index, map })
+    }
+
+    /// Entries in block `k`.
+    pub fn block_len(&self, k: usize) -> usize {
+        let start = k as u64 * self.header.block_size as u64;
+        (self.header.entries - start).min(self.header.block_size as u64) as usize
+    }
+
+    /// Decompresses block `k` into `out` (resized) and checks its checksum.
+    pub fn read_block(&self, k: usize, out: &mut Vec<u8>) -> Result<(), TableError> {
+        let e = self.index.get(k).ok_or_else(|| TableError::corrupt(&self.path, format!("no block {k}")))?;
+        let len = self.block_len(k);
+        let src = &self.map[e.offset as usize..(e.offset + e.len as u64) as usize];
+        out.clear();
+        out.reserve(len);
+        let n = zstd::bulk::Decompressor::new()
+            .and_then(|mut d| d.decompress_to_buffer(src, out))
+            .map_err(|err| TableError::corrupt(&self.path, format!("block {k} does not decompress: {err}")))?;
+        if n != len || xxh3_64(out) != e.hash {
+            return Err(TableError::corrupt(&self.path, format!("block {k} checksum mismatch")));
+        }
+        Ok(())
+    }
+
+    /// Decompresses the whole table, checking every block and the content checksum.
+    pub fn read_all(&self) -> Result<Vec<u8>, TableError> {
+        let mut out = vec![0u8; self.header.entries as usize];
+        out.par_chunks_mut(self.header.block_size as usize).enumerate().try_for_each(|(k, chunk)| {
+            let mut buf = Vec::new();
+            self.read_block(k, &mut buf)?;
+            chunk.copy_from_slice(&buf);
+            Ok::<(), TableError>(())
+        })?;
+        let mut content = Xxh3::new();
+        for chunk in out.chunks(self.header.block_size as usize) {
+            content.update(chunk);
+        }
+        if content.digest() != self.header.content_hash {
+            return Err(TableError::corrupt(&self.path, "content checksum mismatch"));
+        }
+        Ok(out)
+    }
+
+    pub fn file_size(&self) -> u64 {
+        self.map.len() as u64
+    }
+}
