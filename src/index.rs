@@ -167,6 +167,21 @@ impl SubspaceIndex {
         self.index(m, o) != i
     }
 
+    /// Number of positions (orbits), i.e. slots that are not holes. Only orbits of the
+    /// first set with a non-trivial stabiliser can hold holes, so only those are walked.
+    pub fn positions(&self) -> u64 {
+        use rayon::prelude::*;
+        let holes: u64 = (0..self.orbits.count())
+            .into_par_iter()
+            .filter(|&o| self.orbits.stab[o] != 1)
+            .map(|o| {
+                let base = o as u64 * self.per_orbit;
+                (base..base + self.per_orbit).filter(|&i| self.is_hole(i)).count() as u64
+            })
+            .sum();
+        self.len() - holes
+    }
+
     /// Whether slots in orbit block of `i` can be holes at all (cheap pre-check).
     #[inline]
     pub fn may_be_hole(&self, i: u64) -> bool {
