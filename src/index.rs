@@ -86,6 +86,15 @@ impl SetOrbits {
     }
 }
 
+/// The first-set half of an index computation (see `SubspaceIndex::prepare`).
+#[derive(Clone, Copy)]
+pub struct Prepared {
+    base: u64,
+    g: u8,
+    free: Bits,
+    stab: u16,
+}
+
 /// The perfect hash of one subspace `s-o`.
 #[derive(Clone, Copy)]
 pub struct SubspaceIndex {
@@ -139,6 +148,50 @@ impl SubspaceIndex {
             }
         }
         orbit as u64 * self.per_orbit + r
+    }
+
+    /// Precomputes the first-set half of `index` for many positions that share the
+    /// side to move's stones (`mover_fixed`) or the opponent's, when that set is this
+    /// index's first set. Move generation keeps one side fixed, so this saves the
+    /// canonicalisation for all but the first child.
+    #[inline]
+    pub fn prepare(&self, fixed: Bits, fixed_is_mover: bool) -> Option<Prepared> {
+        if fixed_is_mover != self.first_is_mover {
+            return None;
+        }
+        let e = self.orbits.canon[rank(fixed) as usize];
+        let orbit = (e >> 4) as usize;
+        Some(Prepared {
+            base: orbit as u64 * self.per_orbit,
+            g: (e & 15) as u8,
+            free: !self.orbits.reps[orbit] & FULL,
+            stab: self.orbits.stab[orbit],
+        })
+    }
+
+    /// `index` for a position whose first set was prepared, given the second set.
+    #[inline(always)]
+    pub fn index_prepared(&self, p: &Prepared, second: Bits) -> u64 {
+        let b = symmetry::apply(p.g as usize, second);
+        let mut r = rank(pext(b, p.free));
+        if p.stab != 1 {
+            let mut rest = p.stab & !1;
+            while rest != 0 {
+                let h = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                r = r.min(rank(pext(symmetry::apply(h, b), p.free)));
+            }
+        }
+        p.base + r
+    }
+
+    /// `index(mover, opp)`, through `prep` when it is available.
+    #[inline(always)]
+    pub fn index_with(&self, prep: &Option<Prepared>, mover: Bits, opp: Bits) -> u64 {
+        match prep {
+            Some(p) => self.index_prepared(p, if self.first_is_mover { opp } else { mover }),
+            None => self.index(mover, opp),
+        }
     }
 
     /// A position (mover, opponent) whose slot is `i`, or, for a hole, of the slot's

@@ -166,11 +166,13 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                 }
                 let (mover, opp) = index.unindex(i as u64);
                 let (mut n, mut any) = (0usize, false);
+                // Non-capturing children keep our opponent's stones as their mover's.
+                let prep = target_index.prepare(opp, true);
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
                 for_each_move(mover, opp, |mv, cm, co| {
                     any = true;
                     if mv.capture == NONE {
-                        kids[n] = target_index.index(cm, co);
+                        kids[n] = target_index.index_with(&prep, cm, co);
                         n += 1;
                     } else if let Some(ci) = &capture_index {
                         match Value::decode(capture_values[ci.index(cm, co) as usize]) {
@@ -222,8 +224,10 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                     }
                     let (mover, opp) = child.index.unindex(i as u64);
                     let mut k = 0;
+                    // Parents keep this position's mover as their opponent.
+                    let prep = parent.index.prepare(mover, false);
                     for_each_unmove(mover, opp, |pm, po| {
-                        preds[k] = parent.index.index(pm, po);
+                        preds[k] = parent.index.index_with(&prep, pm, po);
                         k += 1;
                     });
                     let k = dedup_sorted(&mut preds[..k]);

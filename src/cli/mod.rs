@@ -5,7 +5,6 @@ mod solve;
 mod stats;
 
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser, Debug)]
@@ -30,10 +29,6 @@ The default scope (s+o <= 8) takes seconds; --max-stones 18 solves all 49 subspa
     Stats(stats::Args),
 }
 
-/// Where tables live unless `--db` says otherwise.
-pub fn default_db() -> PathBuf {
-    PathBuf::from("databases")
-}
 
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();

@@ -1,0 +1,101 @@
+//! The solver reproduces the published figures of REFERENCES.md: Gasser's movement-phase
+//! table, the deepest values of Gévay & Danner's Table VII, and the named test positions.
+//!
+//! Everything with s + o <= MORRIS_TEST_MAX_STONES (default 10) is solved once per run.
+
+use morris::index::SubspaceIndex;
+use morris::solver::{solve_unit, NoProgress, Stats};
+use morris::{Position, Subspace, Unit, Value};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+fn max_stones() -> u8 {
+    std::env::var("MORRIS_TEST_MAX_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(10)
+}
+
+fn solved() -> &'static HashMap<Subspace, Vec<u8>> {
+    static SOLVED: OnceLock<HashMap<Subspace, Vec<u8>>> = OnceLock::new();
+    SOLVED.get_or_init(|| {
+        let mut solved = HashMap::new();
+        for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max_stones()) {
+            for (sub, values) in solve_unit(unit, &solved, &NoProgress) {
+                solved.insert(sub, values);
+            }
+        }
+        solved
+    })
+}
+
+fn stats(sub: Subspace) -> Stats {
+    Stats::of(&SubspaceIndex::new(sub), &solved()[&sub])
+}
+
+fn value(pos: &str) -> Value {
+    let p: Position = pos.parse().unwrap();
+    let sub = p.subspace().unwrap();
+    Value::decode(solved()[&sub][SubspaceIndex::new(sub).index(p.mover(), p.opponent()) as usize])
+}
+
+#[test]
+fn gasser_table() {
+    // (subspace, wins, draws, losses, deepest win, deepest loss)
+    let expected = [
+        ("3-3", 140_621, 269, 28_736, 25, 26),
+        ("4-3", 75_397, 681_906, 3_095, 1, 32),
+        ("3-4", 102_281, 658_117, 0, 33, 0),
+        ("4-4", 159, 3_225_409, 29, 9, 8),
+        ("5-3", 580_660, 1_999_730, 0, 3, 0),
+        ("3-5", 6_301, 2_564_412, 9_677, 31, 2),
+    ];
+    for (name, w, d, l, mw, ml) in expected {
+        let st = stats(name.parse().unwrap());
+        assert_eq!((st.wins, st.draws, st.losses, st.max_win, st.max_loss), (w, d, l, mw, ml), "{name}");
+    }
+}
+
+#[test]
+fn four_four_depth_histogram() {
+    // Loewer 2016, plies 0..9.
+    let expected = [6u64, 29, 3, 24, 10, 46, 6, 48, 4, 12];
+    let sub: Subspace = "4-4".parse().unwrap();
+    let idx = SubspaceIndex::new(sub);
+    let mut hist = [0u64; 10];
+    for (i, &b) in solved()[&sub].iter().enumerate() {
+        if let Some(d) = Value::decode(b).plies() {
+            if !idx.is_hole(i as u64) {
+                hist[d as usize] += 1;
+            }
+        }
+    }
+    assert_eq!(hist, expected);
+}
+
+#[test]
+fn table_vii_deepest_values() {
+    // Gévay & Danner, Table VII: rows s = 3..9, columns o = 3..9.
+    let table: [[u16; 7]; 7] = [
+        [26, 33, 31, 6, 30, 34, 30],
+        [32, 9, 28, 156, 112, 112, 110],
+        [3, 29, 57, 162, 160, 160, 114],
+        [7, 157, 163, 167, 184, 186, 173],
+        [31, 111, 159, 185, 181, 204, 202],
+        [33, 111, 153, 185, 203, 196, 202],
+        [25, 103, 113, 172, 201, 201, 191],
+    ];
+    let mut checked = 0;
+    for sub in Subspace::all().filter(|s| s.total() <= max_stones()) {
+        let st = stats(sub);
+        let deepest = st.max_win.max(st.max_loss);
+        assert_eq!(deepest, table[sub.s as usize - 3][sub.o as usize - 3], "{sub}");
+        checked += 1;
+    }
+    assert!(checked >= 6);
+}
+
+#[test]
+fn named_test_positions() {
+    // REFERENCES.md test positions (Gasser 1996 Fig. 9; Gasser 1991).
+    assert_eq!(value(".WW....B.B....B........W b"), Value::Loss(26));
+    let p = Position::from_lists("d7,g7,g1", "a7,a4,g4", morris::Color::White, 0, 0).unwrap();
+    assert_eq!(value(&p.to_string()), Value::Win(25));
+}

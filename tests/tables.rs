@@ -1,0 +1,93 @@
+//! Table files: round trip, corruption and truncation are reported, and `solve` resumes.
+
+use morris::generate::{self, Options};
+use morris::solver::NoProgress;
+use morris::table::{table_path, TableError, TableFile};
+use morris::Subspace;
+use std::fs;
+use std::path::Path;
+
+fn solve(dir: &Path, max: u8) -> Vec<generate::Report> {
+    generate::run(&Options { dir: dir.to_owned(), max_stones: max, only: None }, &NoProgress).unwrap()
+}
+
+fn s(name: &str) -> Subspace {
+    name.parse().unwrap()
+}
+
+#[test]
+fn written_tables_read_back_and_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = solve(dir.path(), 7);
+    assert_eq!(first.len(), 3);
+    assert!(first.iter().all(|r| r.seconds.is_some()));
+    let t = TableFile::open(&table_path(dir.path(), s("3-4")), s("3-4")).unwrap();
+    assert_eq!(t.header.stats.wins, 102_281);
+    assert_eq!(t.read_all().unwrap().len() as u64, t.header.entries);
+
+    // A rerun keeps everything.
+    let again = solve(dir.path(), 7);
+    assert!(again.iter().all(|r| r.seconds.is_none()), "complete tables are kept");
+
+    // A missing or damaged table is solved again; a stale temporary file is harmless.
+    fs::remove_file(table_path(dir.path(), s("4-3"))).unwrap();
+    fs::write(dir.path().join("4-3.mtb.tmp"), b"half a table").unwrap();
+    let path33 = table_path(dir.path(), s("3-3"));
+    let mut bytes = fs::read(&path33).unwrap();
+    let last = bytes.len() - 10;
+    bytes[last] ^= 0x55;
+    fs::write(&path33, &bytes).unwrap();
+    let third = solve(dir.path(), 7);
+    let redone: Vec<String> = third.iter().filter(|r| r.seconds.is_some()).map(|r| r.sub.to_string()).collect();
+    assert_eq!(redone, vec!["3-3", "3-4", "4-3"]);
+    assert!(!dir.path().join("4-3.mtb.tmp").exists());
+    TableFile::open(&path33, s("3-3")).unwrap().read_all().unwrap();
+}
+
+#[test]
+fn corruption_and_truncation_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    solve(dir.path(), 6);
+    let path = table_path(dir.path(), s("3-3"));
+    let good = fs::read(&path).unwrap();
+
+    // A flipped byte inside a compressed block.
+    let mut bad = good.clone();
+    let at = good.len() - 100;
+    bad[at] ^= 0xff;
+    fs::write(&path, &bad).unwrap();
+    let t = TableFile::open(&path, s("3-3")).unwrap();
+    assert!(matches!(t.read_all(), Err(TableError::Corrupt { .. })));
+
+    // A flipped byte in the header.
+    let mut bad = good.clone();
+    bad[50] ^= 1;
+    fs::write(&path, &bad).unwrap();
+    assert!(matches!(TableFile::open(&path, s("3-3")), Err(TableError::Corrupt { .. })));
+
+    // Truncated files.
+    for len in [0, 60, 200, good.len() - 1] {
+        fs::write(&path, &good[..len]).unwrap();
+        let err = TableFile::open(&path, s("3-3")).err().expect("truncated file must not open");
+        assert!(matches!(err, TableError::Truncated { .. }), "{len}: {err}");
+    }
+
+    // Not a table at all, and the wrong subspace.
+    fs::write(&path, vec![b'x'; 4096]).unwrap();
+    assert!(matches!(TableFile::open(&path, s("3-3")), Err(TableError::BadMagic { .. })));
+    fs::write(&path, &good).unwrap();
+    assert!(matches!(TableFile::open(&path, s("4-4")), Err(TableError::Corrupt { .. })));
+    assert!(matches!(
+        TableFile::open(&table_path(dir.path(), s("5-5")), s("5-5")),
+        Err(TableError::Missing { .. })
+    ));
+}
+
+#[test]
+fn only_solves_the_unit_and_missing_dependencies() {
+    let dir = tempfile::tempdir().unwrap();
+    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: Some(s("4-3")) }, &NoProgress).unwrap();
+    let names: Vec<String> = reports.iter().map(|r| r.sub.to_string()).collect();
+    assert_eq!(names, vec!["3-3", "3-4", "4-3"]);
+    assert!(!table_path(dir.path(), s("4-4")).exists());
+}
