@@ -5,8 +5,9 @@
 //!    (tentative) win, a capture into a draw rules out a loss, and the deepest capture
 //!    into a win is remembered. The position's distinct non-capturing children (as
 //!    slots) are counted.
-//! 2. **Iterate by depth.** Level `d` takes every position whose value has depth `d`;
-//!    these are final, because every value set later is deeper. For each such child,
+//! 2. **Iterate by depth.** Level `d` takes every position whose value has depth `d`
+//!    (kept in per-depth work lists, so no level scans the whole table); these are
+//!    final, because every value set later is deeper. For each such child,
 //!    its distinct parents (by unmove generation, as slots) are updated: a lost child
 //!    makes a parent a win in `d + 1` unless it already wins faster; a won child counts
 //!    down the parent's counter, and the last one makes it a loss in
@@ -22,7 +23,8 @@ use crate::movegen::{for_each_move, for_each_unmove, NONE};
 use crate::subspace::{Subspace, Unit};
 use crate::value::{enc_loss, enc_win, Value, DRAW};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// Marks a position that cannot lose because a capture leads to a draw.
 const NEVER_LOSES: u8 = u8::MAX;
@@ -131,6 +133,40 @@ fn dedup_sorted(buf: &mut [u64]) -> usize {
     n
 }
 
+/// Slots whose value was set, grouped by depth: the work list of each level.
+struct Frontier {
+    /// `lists[member][depth]`
+    lists: Vec<Vec<Mutex<Vec<u32>>>>,
+}
+
+impl Frontier {
+    fn new(members: usize) -> Frontier {
+        Frontier { lists: (0..members).map(|_| (0..=256).map(|_| Mutex::new(Vec::new())).collect()).collect() }
+    }
+
+    /// Moves a thread's buffer of `(depth, slot)` into the shared lists.
+    fn flush(&self, member: usize, buf: &mut Vec<(u16, u32)>) {
+        buf.sort_unstable_by_key(|&(d, _)| d);
+        for run in buf.chunk_by(|a, b| a.0 == b.0) {
+            let mut list = self.lists[member][run[0].0 as usize].lock().unwrap();
+            list.extend(run.iter().map(|&(_, slot)| slot));
+        }
+        buf.clear();
+    }
+
+    fn take(&self, member: usize, depth: u16) -> Vec<u32> {
+        std::mem::take(&mut *self.lists[member][depth as usize].lock().unwrap())
+    }
+}
+
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+}
+
 /// Solves one unit. `solved` must hold every subspace in `unit.dependencies()`.
 /// Returns the value bytes of each member subspace, in `unit.members()` order.
 pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
@@ -140,11 +176,12 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
         .map(|&sub| {
             let index = SubspaceIndex::new(sub);
             let n = index.len() as usize;
+            assert!(n < u32::MAX as usize, "slots fit in u32");
             let target = subs.iter().position(|&t| t == sub.mirror()).expect("unit is closed");
             Member { index, value: atomic_vec(n), counter: atomic_vec(n), cap_max: vec![0; n], target }
         })
         .collect();
-    let max_depth = AtomicU16::new(0);
+    let frontier = Frontier::new(members.len());
 
     let total: u64 = members.iter().map(|m| m.index.len()).sum();
     progress.begin(&format!("{unit}: initialise"), total);
@@ -156,9 +193,10 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
         let capture_values: &[u8] = capture_sub.map(|c| solved.values(c)).unwrap_or(&[]);
         let m = &mut members[j];
         let (index, value, counter) = (&m.index, &m.value, &m.counter);
+        let frontier = &frontier;
         m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| {
             let mut kids = [0u64; 64];
-            let mut deepest = 0u16;
+            let mut decided: Vec<(u16, u32)> = Vec::new();
             for (k, cap_slot) in cap_chunk.iter_mut().enumerate() {
                 let i = c * CHUNK + k;
                 if index.may_be_hole(i as u64) && index.is_hole(i as u64) {
@@ -197,29 +235,34 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                     None
                 };
                 if let Some(v) = v {
-                    let d = v.plies().unwrap_or(0);
-                    deepest = deepest.max(d);
                     value[i].store(v.encode().expect("depth fits the encoding"), Relaxed);
+                    decided.push((v.plies().unwrap_or(0), i as u32));
                 }
             }
-            max_depth.fetch_max(deepest, Relaxed);
+            frontier.flush(j, &mut decided);
             progress.advance(cap_chunk.len() as u64);
         });
     }
 
-    let mut d: u16 = 0;
-    while d <= max_depth.load(Relaxed) {
-        progress.begin(&format!("{unit}: depth {d}"), total);
+    for d in 0..=256u16 {
+        let lists: Vec<Vec<u32>> = (0..members.len()).map(|j| frontier.take(j, d)).collect();
+        let count: usize = lists.iter().map(|l| l.len()).sum();
+        if count == 0 {
+            continue;
+        }
+        assert!(d <= crate::value::MAX_LOSS, "depth {d} exceeds the value encoding");
+        progress.begin(&format!("{unit}: depth {d}"), count as u64);
         let target_byte = if d % 2 == 1 { enc_win(d) } else { enc_loss(d) };
-        for child in &members {
+        for (j, list) in lists.iter().enumerate() {
+            let child = &members[j];
             let parent = &members[child.target];
-            let n = child.value.len();
-            (0..n.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+            let frontier = &frontier;
+            list.par_chunks(CHUNK / 4).for_each(|slots| {
                 let mut preds = [0u64; 256];
-                let mut deepest = 0u16;
-                let end = ((c + 1) * CHUNK).min(n);
-                for i in c * CHUNK..end {
-                    if child.value[i].load(Relaxed) != target_byte {
+                let mut decided: Vec<(u16, u32)> = Vec::new();
+                for &i in slots {
+                    // A tentative win can have been bettered since it was listed.
+                    if child.value[i as usize].load(Relaxed) != target_byte {
                         continue;
                     }
                     let (mover, opp) = child.index.unindex(i as u64);
@@ -227,7 +270,10 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                     // Parents keep this position's mover as their opponent.
                     let prep = parent.index.prepare(mover, false);
                     for_each_unmove(mover, opp, |pm, po| {
-                        preds[k] = parent.index.index_with(&prep, pm, po);
+                        let p = parent.index.index_with(&prep, pm, po);
+                        prefetch(&parent.value[p as usize]);
+                        prefetch(&parent.counter[p as usize]);
+                        preds[k] = p;
                         k += 1;
                     });
                     let k = dedup_sorted(&mut preds[..k]);
@@ -239,7 +285,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                             while cur == DRAW || (cur < 128 && cur > win) {
                                 match slot.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
                                     Ok(_) => {
-                                        deepest = deepest.max(d + 1);
+                                        decided.push((d + 1, p as u32));
                                         break;
                                     }
                                     Err(now) => cur = now,
@@ -253,21 +299,20 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                                 let cap = parent.cap_max[p];
                                 if cap != NEVER_LOSES && parent.value[p].load(Relaxed) == DRAW {
                                     let depth = d.max(cap as u16) + 1;
-                                    assert!(depth <= crate::value::MAX_LOSS, "loss depth {depth} exceeds the encoding");
-                                    let _ = parent.value[p].compare_exchange(DRAW, enc_loss(depth), Relaxed, Relaxed);
-                                    deepest = deepest.max(depth);
+                                    let byte = Value::Loss(depth).encode().expect("loss depth fits the value encoding");
+                                    if parent.value[p].compare_exchange(DRAW, byte, Relaxed, Relaxed).is_ok() {
+                                        decided.push((depth, p as u32));
+                                    }
                                 }
                             }
                         }
                     }
                 }
-                max_depth.fetch_max(deepest, Relaxed);
-                progress.advance((end - c * CHUNK) as u64);
+                frontier.flush(child.target, &mut decided);
+                progress.advance(slots.len() as u64);
             });
         }
-        d += 1;
     }
-    assert!(max_depth.load(Relaxed) <= crate::value::MAX_WIN + 1, "depth exceeds the encoding");
 
     members.drain(..).map(|m| (m.index.sub, into_plain(m.value))).collect()
 }

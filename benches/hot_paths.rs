@@ -1,0 +1,92 @@
+//! Criterion benches for the hot paths: index, unindex, move and unmove generation,
+//! and a small full solve. Throughput is reported per position.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use morris::index::SubspaceIndex;
+use morris::movegen::{for_each_move, for_each_unmove};
+use morris::solver::{solve_unit, NoProgress};
+use morris::{Subspace, Unit};
+use std::collections::HashMap;
+
+const N: usize = 4096;
+
+fn sample(sub: Subspace) -> (SubspaceIndex, Vec<(u32, u32)>, Vec<u64>) {
+    let idx = SubspaceIndex::new(sub);
+    let mut x = 0x2545F4914F6CDD1Du64;
+    let mut slots = Vec::with_capacity(N);
+    let mut positions = Vec::with_capacity(N);
+    while positions.len() < N {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let i = x % idx.len();
+        if !idx.is_hole(i) {
+            slots.push(i);
+            positions.push(idx.unindex(i));
+        }
+    }
+    (idx, positions, slots)
+}
+
+fn bench_index(c: &mut Criterion) {
+    let mut g = c.benchmark_group("index");
+    g.throughput(Throughput::Elements(N as u64));
+    for name in ["3-3", "8-8", "9-7"] {
+        let (idx, positions, slots) = sample(name.parse().unwrap());
+        g.bench_function(format!("index {name}"), |b| {
+            b.iter(|| positions.iter().map(|&(m, o)| idx.index(m, o)).fold(0u64, |a, i| a ^ i))
+        });
+        g.bench_function(format!("unindex {name}"), |b| {
+            b.iter(|| slots.iter().map(|&i| idx.unindex(i)).fold(0u32, |a, (m, o)| a ^ m ^ o))
+        });
+    }
+    g.finish();
+}
+
+fn bench_moves(c: &mut Criterion) {
+    let mut g = c.benchmark_group("movegen");
+    g.throughput(Throughput::Elements(N as u64));
+    for name in ["3-5", "7-7"] {
+        let (_, positions, _) = sample(name.parse().unwrap());
+        g.bench_function(format!("moves {name}"), |b| {
+            b.iter(|| {
+                let mut n = 0u32;
+                for &(m, o) in &positions {
+                    for_each_move(m, o, |_, cm, co| n = n.wrapping_add(cm ^ co));
+                }
+                black_box(n)
+            })
+        });
+        g.bench_function(format!("unmoves {name}"), |b| {
+            b.iter(|| {
+                let mut n = 0u32;
+                for &(m, o) in &positions {
+                    for_each_unmove(m, o, |pm, po| n = n.wrapping_add(pm ^ po));
+                }
+                black_box(n)
+            })
+        });
+    }
+    g.finish();
+}
+
+fn bench_solve(c: &mut Criterion) {
+    let mut g = c.benchmark_group("solve");
+    g.sample_size(10);
+    let unit = "3-3".parse::<Subspace>().unwrap().unit();
+    g.throughput(Throughput::Elements(SubspaceIndex::new("3-3".parse().unwrap()).len()));
+    g.bench_function("solve 3-3", |b| b.iter(|| solve_unit(unit, &HashMap::new(), &NoProgress)));
+    let mut deps = HashMap::new();
+    for u in Unit::all_in_order().into_iter().filter(|u| u.total() <= 7) {
+        for (s, v) in solve_unit(u, &deps, &NoProgress) {
+            deps.insert(s, v);
+        }
+    }
+    let unit44 = "4-4".parse::<Subspace>().unwrap().unit();
+    g.throughput(Throughput::Elements(SubspaceIndex::new("4-4".parse().unwrap()).len()));
+    g.bench_function("solve 4-4", |b| b.iter(|| solve_unit(unit44, &deps, &NoProgress)));
+    g.finish();
+}
+
+criterion_group!(benches, bench_index, bench_moves, bench_solve);
+criterion_main!(benches);
