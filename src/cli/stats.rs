@@ -36,7 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let obj = serde_json::json!({
                 "subspace": sub.to_string(), "positions": s.positions, "wins": s.wins, "losses": s.losses,
                 "draws": s.draws, "max_win": s.max_win, "max_loss": s.max_loss,
-                "slots": t.header.entries, "file_bytes": t.file_size(), "bits_per_position": bits,
+                "slots": t.header.entries, "checksum": format!("{:016x}", t.header.content_hash), "file_bytes": t.file_size(), "bits_per_position": bits,
             });
             println!("{obj}");
         } else {
