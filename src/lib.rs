@@ -10,11 +10,13 @@ pub mod geometry;
 pub mod index;
 pub mod movegen;
 pub mod position;
+pub mod probe;
 pub mod solver;
 pub mod subspace;
 pub mod table;
 pub mod symmetry;
 pub mod value;
+pub mod verify;
 
 pub use position::{Color, Position};
 pub use subspace::{Subspace, Unit};

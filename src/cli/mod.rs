@@ -1,8 +1,11 @@
 //! Command-line interface (binary only: the library stays free of clap and indicatif).
 
+mod board;
+mod probe;
 mod progress;
 mod solve;
 mod stats;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,6 +30,11 @@ The default scope (s+o <= 8) takes seconds; --max-stones 18 solves all 49 subspa
     Solve(solve::Args),
     /// Print the figures stored in the tables: positions, W/D/L, deepest values, size.
     Stats(stats::Args),
+    /// The value of a position and of every move from it, read from the tables.
+    #[command(long_about = "The value of a position for the side to move and the value of every legal move, best first, read from the tables. Positions use the notation `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (24 characters W, B or . in the order a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1), or point lists: --white d7,g7,g1 --black a4,d5,g4 --turn black. With `-`, positions are read one per line from standard input; a malformed line gives an error line and a non-zero exit at the end.")]
+    Probe(probe::Args),
+    /// Check every stored value against the values of its successors (forward verification).
+    Verify(verify::Args),
 }
 
 
@@ -39,6 +47,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Stats(args) => stats::run(args),
+        Command::Probe(args) => probe::run(args),
+        Command::Verify(args) => verify::run(args),
     }
 }
 

@@ -1,0 +1,140 @@
+//! `morris probe`.
+
+use super::board::diagram;
+use morris::probe::Tablebase;
+use morris::{Color, Position, Value};
+use serde_json::json;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory holding the tables.
+    #[arg(long, default_value = "databases", value_name = "DIR")]
+    db: PathBuf,
+    /// `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (quote it), or `-` to read one position per line from standard input.
+    #[arg(value_name = "POSITION")]
+    position: Option<String>,
+    /// White's stones as a point list, e.g. d7,g7,g1 (instead of POSITION).
+    #[arg(long, value_name = "POINTS", requires = "turn", conflicts_with = "position")]
+    white: Option<String>,
+    /// Black's stones as a point list, e.g. a4,d5,g4.
+    #[arg(long, value_name = "POINTS", requires = "turn", conflicts_with = "position")]
+    black: Option<String>,
+    /// Side to move with --white/--black.
+    #[arg(long, value_enum, value_name = "SIDE")]
+    turn: Option<Side>,
+    /// Print JSON: one object, or one line per input line with `-`.
+    #[arg(long)]
+    json: bool,
+    /// With `-`: also list every move's value.
+    #[arg(long)]
+    moves: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Side {
+    White,
+    Black,
+}
+
+fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
+    (json!(v.result_word()), v.plies().map_or(serde_json::Value::Null, |p| json!(p)))
+}
+
+fn probe_json(tb: &Tablebase, pos: &Position, with_moves: bool) -> anyhow::Result<serde_json::Value> {
+    let v = tb.probe(pos)?;
+    let (result, plies) = value_json(v);
+    let mut obj = json!({ "position": pos.to_string(), "result": result, "plies": plies });
+    if with_moves {
+        let moves: Vec<serde_json::Value> = tb
+            .probe_moves(pos)?
+            .into_iter()
+            .map(|(mv, _, v)| {
+                let (r, p) = value_json(v);
+                json!({ "move": mv.to_string(), "result": r, "plies": p })
+            })
+            .collect();
+        obj["moves"] = json!(moves);
+    }
+    Ok(obj)
+}
+
+fn in_words(pos: &Position, v: Value) -> String {
+    let side = pos.to_move.name();
+    match v {
+        Value::Win(d) => format!("{side} to move wins in {d} plies"),
+        Value::Loss(0) => format!("{side} to move has lost (no legal move or fewer than 3 stones)"),
+        Value::Loss(d) => format!("{side} to move loses in {d} plies"),
+        Value::Draw => format!("{side} to move: draw"),
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let tb = Tablebase::open(&args.db)?;
+    if args.position.as_deref() == Some("-") {
+        return run_lines(&tb, &args);
+    }
+    let pos = match (&args.position, &args.white, &args.black) {
+        (Some(text), _, _) => text.parse::<Position>()?,
+        (None, w, b) if w.is_some() || b.is_some() => {
+            let turn = match args.turn.expect("clap requires --turn") {
+                Side::White => Color::White,
+                Side::Black => Color::Black,
+            };
+            Position::from_lists(w.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""), turn, 0, 0)?
+        }
+        _ => anyhow::bail!("give a POSITION (e.g. '.WW....B.B....B........W b'), `-` for standard input, or --white/--black/--turn"),
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", probe_json(&tb, &pos, true)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let v = tb.probe(&pos)?;
+    write!(out, "{}", diagram(&pos))?;
+    writeln!(out, "{pos}")?;
+    writeln!(out, "{}.", in_words(&pos, v))?;
+    let moves = tb.probe_moves(&pos)?;
+    if !moves.is_empty() {
+        writeln!(out, "\n{:<12} value for {}", "move", pos.to_move.name())?;
+        for (mv, _, mv_value) in moves {
+            writeln!(out, "{:<12} {}", mv.to_string(), mv_value)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
+    let stdin = std::io::stdin().lock();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut failed = 0u64;
+    for line in stdin.lines() {
+        let line = line?;
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let result = text.parse::<Position>().map_err(anyhow::Error::from).and_then(|pos| {
+            if args.json {
+                probe_json(tb, &pos, args.moves).map(|j| j.to_string())
+            } else {
+                tb.probe(&pos).map(|v| format!("{pos}: {v}")).map_err(Into::into)
+            }
+        });
+        match result {
+            Ok(s) => writeln!(out, "{s}")?,
+            Err(e) => {
+                failed += 1;
+                if args.json {
+                    writeln!(out, "{}", json!({ "position": text, "error": e.to_string() }))?;
+                } else {
+                    writeln!(out, "{text}: error: {e}")?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,54 @@
+//! `morris verify`.
+
+use super::progress::Bars;
+use morris::probe::Tablebase;
+use morris::table::table_path;
+use morris::verify::verify;
+use morris::{Subspace, Unit};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory holding the tables.
+    #[arg(long, default_value = "databases", value_name = "DIR")]
+    db: PathBuf,
+    /// Verify the tables with s + o <= N that are present (default: all present).
+    #[arg(long, default_value_t = 18, value_name = "N")]
+    max_stones: u8,
+    /// Verify just this subspace.
+    #[arg(long, value_name = "S-O")]
+    only: Option<Subspace>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let tb = Tablebase::open(&args.db)?;
+    let subs: Vec<Subspace> = match args.only {
+        Some(s) => vec![s],
+        None => Unit::all_in_order()
+            .into_iter()
+            .flat_map(|u| u.members())
+            .filter(|s| s.total() <= args.max_stones && table_path(&args.db, *s).exists())
+            .collect(),
+    };
+    anyhow::ensure!(!subs.is_empty(), "no tables to verify in {}; run `morris solve` first", args.db.display());
+    let bars = Bars::new(false);
+    let start = Instant::now();
+    let outcome = verify(&tb, &subs, &bars);
+    bars.finish();
+    let outcome = outcome?;
+    for m in &outcome.mismatches {
+        println!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sub, m.slot, m.position, m.stored, m.expected);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "verified {} subspaces, {} positions in {:.1} s ({:.0} positions/s): {} mismatches",
+        subs.len(),
+        outcome.checked,
+        secs,
+        outcome.checked as f64 / secs.max(1e-9),
+        outcome.mismatch_count
+    );
+    Ok(if outcome.mismatch_count > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,152 @@
+//! The probe library: values of positions and of every move, read from table files.
+//!
+//! A `Tablebase` opens a directory; each subspace's file is memory-mapped the first time
+//! it is needed. A probe canonicalises and indexes the position, decompresses the one
+//! block holding its slot (checked against the block's checksum) and decodes the byte.
+//! Recently used blocks are kept in a small cache.
+
+use crate::index::SubspaceIndex;
+use crate::movegen::{for_each_move, Move};
+use crate::position::{Color, Position};
+use crate::subspace::Subspace;
+use crate::table::{table_path, TableError, TableFile};
+use crate::value::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("invalid position: {0}")]
+    Position(String),
+    #[error("no table directory at {0}; run `morris solve` first")]
+    NoDirectory(PathBuf),
+}
+
+const CACHE_BLOCKS: usize = 256;
+
+/// A directory of tables, opened lazily. `Send + Sync`: share it between threads.
+pub struct Tablebase {
+    dir: PathBuf,
+    files: [OnceLock<Arc<TableFile>>; 49],
+    cache: Mutex<BlockCache>,
+}
+
+#[derive(Default)]
+struct BlockCache {
+    blocks: HashMap<(Subspace, u32), (Arc<Vec<u8>>, u64)>,
+    clock: u64,
+}
+
+impl BlockCache {
+    fn get(&mut self, key: (Subspace, u32)) -> Option<Arc<Vec<u8>>> {
+        self.clock += 1;
+        let now = self.clock;
+        self.blocks.get_mut(&key).map(|(b, used)| {
+            *used = now;
+            b.clone()
+        })
+    }
+
+    fn put(&mut self, key: (Subspace, u32), block: Arc<Vec<u8>>) {
+        if self.blocks.len() >= CACHE_BLOCKS {
+            // Evict the least recently used half: amortised O(1) per insertion.
+            let mut ages: Vec<u64> = self.blocks.values().map(|(_, u)| *u).collect();
+            ages.sort_unstable();
+            let cut = ages[ages.len() / 2];
+            self.blocks.retain(|_, (_, u)| *u > cut);
+        }
+        self.clock += 1;
+        self.blocks.insert(key, (block, self.clock));
+    }
+}
+
+fn slot(sub: Subspace) -> usize {
+    (sub.s as usize - 3) * 7 + (sub.o as usize - 3)
+}
+
+impl Tablebase {
+    pub fn open(dir: &Path) -> Result<Tablebase, ProbeError> {
+        if !dir.is_dir() {
+            return Err(ProbeError::NoDirectory(dir.to_owned()));
+        }
+        Ok(Tablebase { dir: dir.to_owned(), files: [const { OnceLock::new() }; 49], cache: Mutex::new(BlockCache::default()) })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The table of `sub`, opened (header and index checked) on first use.
+    pub fn table(&self, sub: Subspace) -> Result<&Arc<TableFile>, TableError> {
+        let cell = &self.files[slot(sub)];
+        if let Some(t) = cell.get() {
+            return Ok(t);
+        }
+        let t = Arc::new(TableFile::open(&table_path(&self.dir, sub), sub)?);
+        Ok(cell.get_or_init(|| t))
+    }
+
+    /// The stored byte of slot `i` of `sub`.
+    pub fn probe_slot(&self, sub: Subspace, i: u64) -> Result<u8, TableError> {
+        let t = self.table(sub)?;
+        let bs = t.header.block_size as u64;
+        let key = (sub, (i / bs) as u32);
+        let cached = self.cache.lock().unwrap().get(key);
+        let block = match cached {
+            Some(b) => b,
+            None => {
+                let mut buf = Vec::new();
+                t.read_block(key.1 as usize, &mut buf)?;
+                let b = Arc::new(buf);
+                self.cache.lock().unwrap().put(key, b.clone());
+                b
+            }
+        };
+        Ok(block[(i % bs) as usize])
+    }
+
+    /// The value of a movement-phase position `(mover, opp)` for the side to move.
+    pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
+        let (s, o) = (mover.count_ones(), opp.count_ones());
+        if s < 3 {
+            return Ok(Value::Loss(0));
+        }
+        let sub = Subspace::new(s as u8, o as u8)
+            .ok_or_else(|| ProbeError::Position(format!("the opponent has {o} stones; the game ended on the previous move")))?;
+        let idx = SubspaceIndex::new(sub);
+        Ok(Value::decode(self.probe_slot(sub, idx.index(mover, opp))?))
+    }
+
+    /// The value of a position for the side to move.
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        if !pos.is_movement() {
+            return Err(ProbeError::Position("positions with stones in hand (placement phase) are not supported yet".into()));
+        }
+        self.probe_movement(pos.mover(), pos.opponent())
+    }
+
+    /// Every legal move with the position it leads to and its value for the side that
+    /// plays it, best first.
+    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
+        if !pos.is_movement() {
+            return Err(ProbeError::Position("positions with stones in hand (placement phase) are not supported yet".into()));
+        }
+        let (mover, opp) = (pos.mover(), pos.opponent());
+        if mover.count_ones() < 3 || opp.count_ones() < 3 {
+            return Ok(Vec::new());
+        }
+        let mut children = Vec::new();
+        for_each_move(mover, opp, |mv, cm, co| children.push((mv, cm, co)));
+        let next: Color = pos.to_move.other();
+        let mut out = Vec::with_capacity(children.len());
+        for (mv, cm, co) in children {
+            let v = self.probe_movement(cm, co)?.parent();
+            out.push((mv, Position::movement(next, cm, co), v));
+        }
+        out.sort_by_key(|(mv, _, v)| (-v.goodness(), mv.from, mv.to, mv.capture));
+        Ok(out)
+    }
+}
