@@ -3,8 +3,12 @@
 //!
 //! Everything with s + o <= MORRIS_TEST_MAX_STONES (default 10) is solved once per run.
 
+use morris::generate::{self, Options};
 use morris::index::SubspaceIndex;
-use morris::solver::{solve_unit, NoProgress, Stats};
+use morris::probe::Tablebase;
+use morris::solver::{NoProgress, Stats};
+use morris::table::{table_path, TableFile};
+use morris::verify::verify;
 use morris::{Position, Subspace, Unit, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -13,17 +17,42 @@ fn max_stones() -> u8 {
     std::env::var("MORRIS_TEST_MAX_STONES").ok().and_then(|v| v.parse().ok()).unwrap_or(10)
 }
 
-fn solved() -> &'static HashMap<Subspace, Vec<u8>> {
-    static SOLVED: OnceLock<HashMap<Subspace, Vec<u8>>> = OnceLock::new();
-    SOLVED.get_or_init(|| {
+/// Solves into a temporary directory through the real pipeline (files and all), then
+/// reads every table back.
+fn db() -> &'static (tempfile::TempDir, HashMap<Subspace, Vec<u8>>) {
+    static DB: OnceLock<(tempfile::TempDir, HashMap<Subspace, Vec<u8>>)> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        generate::run(&Options { dir: dir.path().to_owned(), max_stones: max_stones(), only: None }, &NoProgress).unwrap();
         let mut solved = HashMap::new();
-        for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max_stones()) {
-            for (sub, values) in solve_unit(unit, &solved, &NoProgress) {
-                solved.insert(sub, values);
-            }
+        for sub in Subspace::all().filter(|s| s.total() <= max_stones()) {
+            let t = TableFile::open(&table_path(dir.path(), sub), sub).unwrap();
+            solved.insert(sub, t.read_all().unwrap());
         }
-        solved
+        (dir, solved)
     })
+}
+
+fn solved() -> &'static HashMap<Subspace, Vec<u8>> {
+    &db().1
+}
+
+#[test]
+fn forward_verification_of_every_table() {
+    let tb = Tablebase::open(db().0.path()).unwrap();
+    let subs: Vec<Subspace> = Unit::all_in_order().into_iter().flat_map(|u| u.members()).filter(|s| s.total() <= max_stones()).collect();
+    let outcome = verify(&tb, &subs, &NoProgress).unwrap();
+    assert_eq!(outcome.mismatch_count, 0, "{:?}", &outcome.mismatches[..outcome.mismatches.len().min(5)]);
+    let positions: u64 = subs.iter().map(|&s| stats(s).positions).sum();
+    assert_eq!(outcome.checked, positions);
+}
+
+#[test]
+fn stored_statistics_match_the_values() {
+    for sub in Subspace::all().filter(|s| s.total() <= max_stones()) {
+        let t = TableFile::open(&table_path(db().0.path(), sub), sub).unwrap();
+        assert_eq!(t.header.stats, stats(sub), "{sub}");
+    }
 }
 
 fn stats(sub: Subspace) -> Stats {

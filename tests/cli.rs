@@ -1,0 +1,153 @@
+//! The real binary, run in a temporary directory.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+fn morris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
+}
+
+fn morris_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr)
+}
+
+/// Tables for s + o <= 7, solved once by `morris solve`.
+fn db() -> &'static Path {
+    static DB: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = morris(&["solve", "--db", dir.path().to_str().unwrap(), "--max-stones", "7", "--quiet"]);
+        assert!(out.status.success(), "{}", text(&out));
+        assert!(text(&out).contains("3 subspaces (3 solved now, 0 kept)"), "{}", text(&out));
+        dir
+    })
+    .path()
+}
+
+fn dbs() -> &'static str {
+    db().to_str().unwrap()
+}
+
+#[test]
+fn stats_json_has_one_object_per_subspace() {
+    let out = morris(&["stats", "--db", dbs(), "--json"]);
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    let s34 = lines.iter().find(|o| o["subspace"] == "3-4").unwrap();
+    assert_eq!(s34["positions"], 760_398);
+    assert_eq!(s34["wins"], 102_281);
+    assert_eq!(s34["draws"], 658_117);
+    assert_eq!(s34["losses"], 0);
+    assert_eq!(s34["max_win"], 33);
+    assert_eq!(s34["max_loss"], 0);
+}
+
+#[test]
+fn probe_for_people_and_for_scripts() {
+    let out = morris(&["probe", "--db", dbs(), ".WW....B.B....B........W b"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("Black to move loses in 26 plies"), "{}", text(&out));
+    let lists = morris(&["probe", "--db", dbs(), "--white", "d7,g7,g1", "--black", "a7,a4,g4", "--turn", "white", "--json"]);
+    let j: serde_json::Value = serde_json::from_slice(&lists.stdout).unwrap();
+    assert_eq!(j["result"], "win");
+    assert_eq!(j["plies"], 25);
+    let moves = j["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    assert_eq!(moves[0]["result"], "win");
+    assert_eq!(moves[0]["plies"], 25, "the best move keeps the value");
+}
+
+#[test]
+fn probe_lines_from_stdin_report_errors_and_go_on() {
+    let input = ".WW....B.B....B........W b\nnot a position\n.WW....B.B....B........W b\n";
+    let out = morris_stdin(&["probe", "--db", dbs(), "--json", "-"], input);
+    assert_eq!(out.status.code(), Some(1), "a bad line makes the exit status non-zero");
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["plies"], 26);
+    assert!(lines[0].get("moves").is_none());
+    assert!(lines[1]["error"].as_str().unwrap().contains("expected"));
+    assert_eq!(lines[2]["result"], "loss");
+}
+
+#[test]
+fn clear_errors_for_bad_input() {
+    let out = morris(&["probe", "--db", dbs(), "WWW w"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("24 characters"), "{}", text(&out));
+    let out = morris(&["probe", "--db", dbs(), "WWWW.........BBBB....... w"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("morris solve --max-stones 8"), "missing table names the fix: {}", text(&out));
+    let out = morris(&["probe", "--db", "/nonexistent/dir", ".WW....B.B....B........W b"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("no table directory"), "{}", text(&out));
+    let out = morris(&["solve", "--max-stones", "40"]);
+    assert!(!out.status.success());
+    let out = morris(&["solve", "--only", "2-9"]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("invalid subspace"));
+}
+
+#[test]
+fn verify_passes_then_catches_a_corrupted_table() {
+    let out = morris(&["verify", "--db", dbs()]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("0 mismatches"), "{}", text(&out));
+
+    let dir = tempfile::tempdir().unwrap();
+    for f in fs::read_dir(db()).unwrap() {
+        let f = f.unwrap();
+        fs::copy(f.path(), dir.path().join(f.file_name())).unwrap();
+    }
+    let path = dir.path().join("3-3.mtb");
+    let mut bytes = fs::read(&path).unwrap();
+    let at = bytes.len() - 300;
+    bytes[at] ^= 0x20;
+    fs::write(&path, bytes).unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = morris(&["verify", "--db", d]);
+    assert!(!out.status.success());
+    assert!(text(&out).contains("corrupt"), "{}", text(&out));
+    // A probe that needs the damaged block reports it instead of answering.
+    let out = morris_stdin(&["probe", "--db", d, "--json", "-"], &many_3_3_positions());
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("corrupt"));
+}
+
+/// Every 3-3 position with White on a7,d7,g7 shifted around: enough to touch each block.
+fn many_3_3_positions() -> String {
+    let idx = morris::index::SubspaceIndex::new("3-3".parse().unwrap());
+    (0..idx.len())
+        .step_by(997)
+        .map(|i| {
+            let (m, o) = idx.unindex(i);
+            morris::Position::movement(morris::Color::White, m, o).to_string() + "\n"
+        })
+        .collect()
+}
+
+#[test]
+fn help_is_clear() {
+    let out = morris(&["--help"]);
+    for cmd in ["solve", "stats", "probe", "verify"] {
+        assert!(text(&out).contains(cmd));
+    }
+    let out = morris(&["probe", "--help"]);
+    assert!(text(&out).contains("--white"));
+}
