@@ -15,6 +15,9 @@ pub struct Args {
     /// Solve every subspace with s + o <= N (6..=18; 18 is the full set).
     #[arg(long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u8).range(6..=18))]
     max_stones: u8,
+    /// Solve all 49 subspaces (same as --max-stones 18).
+    #[arg(long, conflicts_with = "max_stones")]
+    all: bool,
     /// Solve only the unit holding subspace S-O (plus any missing dependency).
     #[arg(long, value_name = "S-O")]
     only: Option<Subspace>,
@@ -51,7 +54,7 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let opts = Options { dir: args.db.clone(), max_stones: args.max_stones, only: args.only };
+    let opts = Options { dir: args.db.clone(), max_stones: if args.all { 18 } else { args.max_stones }, only: args.only };
     let bars = Bars::new(args.quiet);
     bars.println(&header());
     let start = Instant::now();

@@ -103,7 +103,7 @@ pub struct Geometry {
     /// adj[i] = mask of points joined to i by an edge.
     pub adj: [u32; 24],
     /// mills_at[i] = the mills (masks) through point i.
-    pub mills_at: [Vec<u32>; 24],
+    pub mills_at: [[u32; 2]; 24],
 }
 
 /// Lines of the board: for each row (and each column), the points on it
@@ -166,6 +166,7 @@ fn build_geometry() -> Geometry {
     for i in 0..24 {
         assert_eq!(mills_at[i].len(), 2, "every point lies on exactly 2 mills");
     }
+    let mills_at = std::array::from_fn(|i| [mills_at[i][0], mills_at[i][1]]);
     Geometry { mills, edges, adj, mills_at }
 }
 
@@ -235,8 +236,10 @@ fn bits(mut m: u32) -> impl Iterator<Item = usize> {
 }
 
 /// Does `stones` contain a full mill through point `p`?
+#[inline]
 pub fn in_mill(stones: u32, p: usize) -> bool {
-    geometry().mills_at[p].iter().any(|&mill| stones & mill == mill)
+    let [m1, m2] = geometry().mills_at[p];
+    stones & m1 == m1 || stones & m2 == m2
 }
 
 /// Stones of `opp` that may be removed by a capture: those not in a mill,
@@ -360,14 +363,34 @@ pub fn subspace_len(s: u32, o: u32) -> usize {
 
 /// Index of (mover, opp) in a table of subspace s-o:
 /// colex_rank(mover) * C(24-s, o) + colex_rank(opp squeezed onto the 24-s
-/// points not occupied by the mover).
+/// points not occupied by the mover). (Written out with the squeeze inlined,
+/// as it is the hot path; `compress` + `colex_rank` give the same.)
+#[inline]
 pub fn raw_index(s: u32, o: u32, mover: u32, opp: u32) -> usize {
     debug_assert_eq!(mover.count_ones(), s);
     debug_assert_eq!(opp.count_ones(), o);
     debug_assert_eq!(mover & opp, 0);
-    let major = colex_rank(mover);
-    let minor = colex_rank(compress(opp, FULL & !mover));
-    (major * binom(24 - s, o) + minor) as usize
+    let mut major = 0u64;
+    let mut x = mover;
+    let mut i = 1;
+    while x != 0 {
+        let q = x.trailing_zeros() as usize;
+        major += BINOM[q][i];
+        i += 1;
+        x &= x - 1;
+    }
+    let mut minor = 0u64;
+    let mut x = opp;
+    let mut i = 1;
+    while x != 0 {
+        let q = x.trailing_zeros();
+        // position of point q among the points not occupied by the mover
+        let j = (q - (mover & ((1u32 << q) - 1)).count_ones()) as usize;
+        minor += BINOM[j][i];
+        i += 1;
+        x &= x - 1;
+    }
+    (major * BINOM[24 - s as usize][o as usize] + minor) as usize
 }
 
 // ---------------------------------------------------------------------------
@@ -543,6 +566,67 @@ fn evaluate(mover: u32, opp: u32, n: u16, lookup: impl Fn(u32, u32) -> RefValue)
     }
 }
 
+/// Everything `solve_system` needs to find and read the children of a
+/// position of subspace a-b.
+struct SubspaceView<'a> {
+    a: u32,
+    b: u32,
+    /// values of b-a (same system) at the start of the round
+    same: &'a [RefValue],
+    capture: CaptureTarget<'a>,
+}
+
+impl SubspaceView<'_> {
+    /// Current value of a child (child mover, child opponent) of a position
+    /// of subspace a-b.
+    #[inline]
+    fn lookup(&self, cm: u32, co: u32) -> RefValue {
+        let cs = cm.count_ones();
+        if cs == self.b {
+            self.same[raw_index(self.b, self.a, cm, co)]
+        } else {
+            debug_assert_eq!(cs, self.b - 1);
+            match self.capture {
+                CaptureTarget::Terminal => RefValue::Loss(0),
+                CaptureTarget::Table(t) => t.values[raw_index(self.b - 1, self.a, cm, co)],
+            }
+        }
+    }
+}
+
+/// Calls `f(index, mover, opp)` for every position of subspace a-b that is
+/// still undetermined in `cur`, in parallel. Positions are visited grouped by
+/// the opponent mask: all non-capture children of (m, p) are positions of
+/// b-a with mover p, i.e. one contiguous block of that table, so this order
+/// keeps the child lookups in cache. (Pure performance; any order gives the
+/// same result since a round only reads start-of-round values.)
+fn par_for_undetermined<T: Send>(
+    a: u32,
+    b: u32,
+    cur: &[RefValue],
+    f: impl Fn(usize, u32, u32) -> Option<T> + Sync,
+) -> Vec<T> {
+    let opps = masks_with(24, b);
+    let movers_c = masks_with(24 - b, a);
+    opps.par_iter()
+        .flat_map_iter(|&p| {
+            let free = FULL & !p;
+            let mut out = Vec::new();
+            for &c in &movers_c {
+                let m = expand(c, free);
+                let idx = raw_index(a, b, m, p);
+                if cur[idx] != RefValue::Draw {
+                    continue; // already determined
+                }
+                if let Some(x) = f(idx, m, p) {
+                    out.push(x);
+                }
+            }
+            out
+        })
+        .collect()
+}
+
 /// Solve the system {s-o, o-s} given the solved tables it captures into.
 fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<RefTable> {
     let subs: Vec<(u32, u32)> = if s == o { vec![(s, o)] } else { vec![(s, o), (o, s)] };
@@ -557,86 +641,89 @@ fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<R
             }
         })
         .collect();
-    // Deepest value among children known from the start.
-    let ext_max_depth: u16 = targets
-        .iter()
-        .map(|t| match t {
-            CaptureTarget::Terminal => 0,
-            CaptureTarget::Table(t) => t.values.iter().filter_map(|v| v.depth()).max().unwrap_or(0),
-        })
-        .max()
-        .unwrap();
+    let partner: Vec<usize> =
+        subs.iter().map(|&(a, b)| subs.iter().position(|&x| x == (b, a)).unwrap()).collect();
 
+    // Draw doubles as "not determined yet" during the iteration.
     let mut vals: Vec<Vec<RefValue>> =
         subs.iter().map(|&(a, b)| vec![RefValue::Draw; subspace_len(a, b)]).collect();
-    let majors: Vec<Vec<u32>> = subs.iter().map(|&(a, _)| masks_with(24, a)).collect();
-    let minors: Vec<Vec<u32>> = subs.iter().map(|&(a, b)| masks_with(24 - a, b)).collect();
 
     let mut n: u16 = 0;
     loop {
-        // One synchronous round: compute all updates from the current values,
-        // then apply them together.
-        let mut all_updates: Vec<Vec<(usize, RefValue)>> = Vec::new();
-        for (k, &(a, b)) in subs.iter().enumerate() {
-            // non-capture children of a-b are in b-a
-            let same = subs.iter().position(|&x| x == (b, a)).unwrap();
-            let same_vals = &vals[same];
-            let cur = &vals[k];
-            let target = targets[k];
-            let nminor = minors[k].len();
-            let minors_k = &minors[k];
-            let lookup = |cm: u32, co: u32| -> RefValue {
-                let cs = cm.count_ones();
-                if cs == b {
-                    same_vals[raw_index(b, a, cm, co)]
-                } else {
-                    debug_assert_eq!(cs, b - 1);
-                    match target {
-                        CaptureTarget::Terminal => RefValue::Loss(0),
-                        CaptureTarget::Table(t) => t.values[raw_index(b - 1, a, cm, co)],
-                    }
-                }
-            };
-            let updates: Vec<(usize, RefValue)> = majors[k]
-                .par_iter()
-                .enumerate()
-                .flat_map_iter(|(r1, &m)| {
-                    let free = FULL & !m;
-                    let mut out = Vec::new();
-                    for (r2, &c) in minors_k.iter().enumerate() {
-                        let idx = r1 * nminor + r2;
-                        if cur[idx] != RefValue::Draw {
-                            continue; // already determined
-                        }
-                        let p = expand(c, free);
-                        if let Some(v) = evaluate(m, p, n, lookup) {
-                            out.push((idx, v));
-                        }
-                    }
-                    out
+        // One synchronous round: compute all updates from the start-of-round
+        // values, then apply them together.
+        let all_updates: Vec<Vec<(usize, RefValue)>> = (0..subs.len())
+            .map(|k| {
+                let (a, b) = subs[k];
+                let view = SubspaceView { a, b, same: &vals[partner[k]], capture: targets[k] };
+                par_for_undetermined(a, b, &vals[k], |idx, m, p| {
+                    evaluate(m, p, n, |cm, co| view.lookup(cm, co)).map(|v| (idx, v))
                 })
-                .collect();
-            all_updates.push(updates);
-        }
+            })
+            .collect();
         let changed: usize = all_updates.iter().map(|u| u.len()).sum();
         for (k, updates) in all_updates.into_iter().enumerate() {
             for (idx, v) in updates {
                 vals[k][idx] = v;
             }
         }
-        // After a quiet round n the current values never change again, so a
-        // later round m can differ only through a capture child of depth
-        // m-1 > n-1. None exists once n > ext_max_depth.
-        if changed == 0 && n > ext_max_depth {
-            break;
+        if changed > 0 {
+            n += 1;
+            continue;
         }
-        n += 1;
+        // Quiet round: the values are now frozen until some position changes.
+        // With frozen values, a later round r can only differ from this one
+        // because a child of depth r-1 (necessarily a capture child, known
+        // from the start) becomes visible. So each undetermined position
+        // would become determined exactly at round `next_event` below, and
+        // the first round that changes anything is the minimum of these
+        // (rounds before it are quiet and may be skipped). None = nothing
+        // can ever change again: all undetermined positions are draws.
+        let next: Option<u16> = (0..subs.len())
+            .filter_map(|k| {
+                let (a, b) = subs[k];
+                let view = SubspaceView { a, b, same: &vals[partner[k]], capture: targets[k] };
+                par_for_undetermined(a, b, &vals[k], |_, m, p| {
+                    next_event(m, p, |cm, co| view.lookup(cm, co))
+                })
+                .into_iter()
+                .min()
+            })
+            .min();
+        match next {
+            None => break,
+            Some(r) => {
+                assert!(r > n, "next event {r} not after quiet round {n}");
+                n = r;
+            }
+        }
     }
 
     subs.iter()
         .zip(vals)
         .map(|(&(a, b), values)| RefTable { s: a, o: b, values })
         .collect()
+}
+
+/// With all values frozen, the round at which an undetermined position would
+/// become determined: every child is visible once the round exceeds its
+/// depth, so it is the first round with a visible loss child, or the round
+/// at which the deepest of all-win children becomes visible.
+fn next_event(mover: u32, opp: u32, lookup: impl Fn(u32, u32) -> RefValue) -> Option<u16> {
+    let mut min_loss: Option<u16> = None;
+    let mut max_win: Option<u16> = None;
+    let mut all_children_wins = true;
+    for_each_child(mover, opp, |cm, co| match lookup(cm, co) {
+        RefValue::Loss(d) => min_loss = Some(min_loss.map_or(d, |x| x.min(d))),
+        RefValue::Win(d) => max_win = Some(max_win.map_or(d, |x| x.max(d))),
+        RefValue::Draw => all_children_wins = false,
+    });
+    let by_win = min_loss.map(|d| d + 1);
+    let by_loss = if all_children_wins { Some(max_win.map_or(0, |d| d + 1)) } else { None };
+    match (by_win, by_loss) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
 }
 
 /// Solves and caches subspaces (and everything they capture into).
