@@ -1,4 +1,4 @@
-//! The table file format (version 1): one file per subspace, `S-O.mtb`.
+//! The table file format (version 2): one file per subspace, `S-O.mtb`.
 //!
 //! ```text
 //! offset size  field
@@ -11,21 +11,34 @@
 //!     16    8  entries (index slots, holes included)
 //!     24    4  block size (entries per block)
 //!     28    4  block count
-//!     32    8  content checksum: XXH3-64 of all decompressed value bytes
+//!     32    8  content checksum: XXH3-64 of the blocks' checksums (each u64 LE), in order
 //!     40   48  statistics: positions, wins, draws, losses (u64 each),
 //!              deepest win, deepest loss (u16 each), 4 reserved bytes
 //!     88   32  reserved, 0
 //!    120    8  header checksum: XXH3-64 of bytes 0..120 and the block index
-//!    128  24n  block index, per block: file offset (u64), compressed length (u32),
-//!              reserved (u32), XXH3-64 of the decompressed block (u64)
-//!      …       blocks: independent zstd frames
+//!    128  24n  block index, per block: file offset (u64), length of the WLD frame (u32),
+//!              length of the depth frame (u32), XXH3-64 of the block's value bytes (u64)
+//!      …       blocks: per block, a zstd frame of the WLD plane then one of the depth plane
 //! ```
 //!
-//! All integers are little-endian. Each entry is one value byte (see `value`); holes
-//! of the index are stored as draws. Blocks are compressed independently so that a
-//! probe decompresses only the block it needs, and each block carries its own
-//! checksum so a flipped byte is reported rather than read as a wrong value.
-//! Files are written under a temporary name and renamed once complete.
+//! All integers are little-endian. Logically each entry is one value byte (see
+//! `value`); the checksums are over these bytes. A block of 8,192 entries is stored as
+//! two planes, so that a win/draw/loss probe never pays for depth:
+//! - WLD: 2 bits per entry (0 draw, 1 win, 2 loss), four entries per byte, low bits first;
+//! - depth: one byte per win or loss entry of the block, in entry order: `(d - 1) / 2`
+//!   for a win in `d`, `d / 2` for a loss in `d` (parity is implied by the result).
+//!
+//! A plane of length 0 has no frame: an all-draw block stores nothing but its index entry.
+//!
+//! Holes of the index hold no position, so their entries are don't-cares: the writer
+//! repeats the previous entry of the block (a draw at a block start), which costs
+//! next to nothing after compression. Blocks are compressed independently so that a
+//! probe decompresses only what it needs, and each block carries its own checksum so a
+//! flipped byte is reported rather than read as a wrong value. Files are written under
+//! a temporary name and renamed once complete.
+//!
+//! Version history: 1, one zstd frame of value bytes per 65,536 entries, holes stored as
+//! draws; 2, WLD and depth planes per 8,192 entries, holes repeat their predecessor.
 
 use crate::solver::Stats;
 use crate::subspace::Subspace;
@@ -36,11 +49,11 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 pub const MAGIC: &[u8; 8] = b"MORRISTB";
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 pub const VARIANT_STANDARD: u16 = 0;
 pub const HEADER_LEN: usize = 128;
 const INDEX_ENTRY: usize = 24;
-pub const BLOCK_SIZE: u32 = 1 << 16;
+pub const BLOCK_SIZE: u32 = 1 << 13;
 const ZSTD_LEVEL: i32 = 9;
 
 #[derive(Debug, thiserror::Error)]
@@ -84,8 +97,48 @@ pub struct Header {
 #[derive(Clone, Copy, Debug)]
 pub struct BlockEntry {
     pub offset: u64,
-    pub len: u32,
+    pub wld_len: u32,
+    pub depth_len: u32,
     pub hash: u64,
+}
+
+/// The 2-bit WLD code of a value byte.
+#[inline(always)]
+fn wld_code(b: u8) -> u8 {
+    match b {
+        0 => 0,
+        1..=127 => 1,
+        _ => 2,
+    }
+}
+
+/// Splits one block of value bytes into its compressed WLD and depth frames.
+fn encode_block(values: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut wld = vec![0u8; values.len().div_ceil(4)];
+    let mut depth = Vec::with_capacity(values.len());
+    for (i, &b) in values.iter().enumerate() {
+        wld[i / 4] |= wld_code(b) << (2 * (i % 4));
+        match b {
+            0 => {}
+            1..=127 => depth.push(b - 1),
+            _ => depth.push(b - 128),
+        }
+    }
+    // An all-draw WLD plane or an empty depth plane is stored as no frame at all.
+    let z = |data: &[u8]| zstd::bulk::compress(data, ZSTD_LEVEL).expect("zstd compression of an in-memory block");
+    let wld = if depth.is_empty() { Vec::new() } else { z(&wld) };
+    let depth = if depth.is_empty() { Vec::new() } else { z(&depth) };
+    (wld, depth)
+}
+
+/// Repeats the previous entry into every hole of the block starting at slot `start`.
+fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8]) {
+    for k in 0..block.len() {
+        let i = start + k as u64;
+        if index.may_be_hole(i) && index.is_hole(i) {
+            block[k] = if k == 0 { 0 } else { block[k - 1] };
+        }
+    }
 }
 
 fn put_u64(buf: &mut [u8], at: usize, v: u64) {
@@ -109,16 +162,21 @@ pub fn write_table(dir: &Path, sub: Subspace, values: &[u8], stats: &Stats) -> R
     let path = table_path(dir, sub);
     let tmp = dir.join(format!("{sub}.mtb.tmp"));
     let io_err = |source| TableError::Io { path: tmp.clone(), source };
-    let blocks: Vec<(Vec<u8>, u64)> = values
+    let index = crate::index::SubspaceIndex::new(sub);
+    let blocks: Vec<(Vec<u8>, Vec<u8>, u64)> = values
         .par_chunks(BLOCK_SIZE as usize)
-        .map(|chunk| {
-            let z = zstd::bulk::compress(chunk, ZSTD_LEVEL).expect("zstd compression of an in-memory block");
-            (z, xxh3_64(chunk))
+        .enumerate()
+        .map(|(k, chunk)| {
+            let mut block = chunk.to_vec();
+            fill_holes(&index, k as u64 * BLOCK_SIZE as u64, &mut block);
+            let (wld, depth) = encode_block(&block);
+            (wld, depth, xxh3_64(&block))
         })
         .collect();
+    // The content checksum chains the block checksums, so it needs no second pass.
     let mut content = Xxh3::new();
-    for chunk in values.chunks(BLOCK_SIZE as usize) {
-        content.update(chunk);
+    for (_, _, hash) in &blocks {
+        content.update(&hash.to_le_bytes());
     }
     let mut head = vec![0u8; HEADER_LEN + INDEX_ENTRY * blocks.len()];
     head[0..8].copy_from_slice(MAGIC);
@@ -137,12 +195,13 @@ pub fn write_table(dir: &Path, sub: Subspace, values: &[u8], stats: &Stats) -> R
     head[72..74].copy_from_slice(&stats.max_win.to_le_bytes());
     head[74..76].copy_from_slice(&stats.max_loss.to_le_bytes());
     let mut offset = head.len() as u64;
-    for (k, (z, hash)) in blocks.iter().enumerate() {
+    for (k, (wld, depth, hash)) in blocks.iter().enumerate() {
         let at = HEADER_LEN + INDEX_ENTRY * k;
         put_u64(&mut head, at, offset);
-        head[at + 8..at + 12].copy_from_slice(&(z.len() as u32).to_le_bytes());
+        head[at + 8..at + 12].copy_from_slice(&(wld.len() as u32).to_le_bytes());
+        head[at + 12..at + 16].copy_from_slice(&(depth.len() as u32).to_le_bytes());
         put_u64(&mut head, at + 16, *hash);
-        offset += z.len() as u64;
+        offset += (wld.len() + depth.len()) as u64;
     }
     let header_hash = header_hash(&head);
     put_u64(&mut head, 120, header_hash);
@@ -150,8 +209,9 @@ pub fn write_table(dir: &Path, sub: Subspace, values: &[u8], stats: &Stats) -> R
     let result = (|| -> io::Result<()> {
         let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
         f.write_all(&head)?;
-        for (z, _) in &blocks {
-            f.write_all(z)?;
+        for (wld, depth, _) in &blocks {
+            f.write_all(wld)?;
+            f.write_all(depth)?;
         }
         let f = f.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()?;
@@ -246,8 +306,14 @@ impl TableFile {
         let mut index = Vec::with_capacity(blocks);
         for k in 0..blocks {
             let at = HEADER_LEN + INDEX_ENTRY * k;
-            let e = BlockEntry { offset: get_u64(&map, at), len: get_u32(&map, at + 8), hash: get_u64(&map, at + 16) };
-            if e.offset.checked_add(e.len as u64).is_none_or(|end| end > map.len() as u64) {
+            let e = BlockEntry {
+                offset: get_u64(&map, at),
+                wld_len: get_u32(&map, at + 8),
+                depth_len: get_u32(&map, at + 12),
+                hash: get_u64(&map, at + 16),
+            };
+            let len = e.wld_len as u64 + e.depth_len as u64;
+            if e.offset.checked_add(len).is_none_or(|end| end > map.len() as u64) {
                 return Err(truncated(format!("block {k} ends past the end of the file ({} bytes)", map.len())));
             }
             index.push(e);
@@ -261,17 +327,67 @@ impl TableFile {
         (self.header.entries - start).min(self.header.block_size as u64) as usize
     }
 
-    /// Decompresses block `k` into `out` (resized) and checks its checksum.
-    pub fn read_block(&self, k: usize, out: &mut Vec<u8>) -> Result<(), TableError> {
-        let e = self.index.get(k).ok_or_else(|| TableError::corrupt(&self.path, format!("no block {k}")))?;
-        let len = self.block_len(k);
-        let src = &self.map[e.offset as usize..(e.offset + e.len as u64) as usize];
+    fn entry(&self, k: usize) -> Result<&BlockEntry, TableError> {
+        self.index.get(k).ok_or_else(|| TableError::corrupt(&self.path, format!("no block {k}")))
+    }
+
+    fn frame(&self, e: &BlockEntry, depth: bool) -> &[u8] {
+        let start = e.offset as usize + if depth { e.wld_len as usize } else { 0 };
+        let len = if depth { e.depth_len } else { e.wld_len } as usize;
+        &self.map[start..start + len]
+    }
+
+    fn decompress(&self, k: usize, src: &[u8], out: &mut Vec<u8>, len: usize, what: &str) -> Result<(), TableError> {
+        if src.is_empty() {
+            // No frame: an all-draw WLD plane, or a depth plane with no entry.
+            out.clear();
+            out.resize(len, 0);
+            return if what == "WLD" || len == 0 {
+                Ok(())
+            } else {
+                Err(TableError::corrupt(&self.path, format!("block {k} lacks its depth plane")))
+            };
+        }
+        thread_local! {
+            static DEC: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { std::cell::RefCell::new(None) };
+        }
         out.clear();
         out.reserve(len);
-        let n = zstd::bulk::Decompressor::new()
-            .and_then(|mut d| d.decompress_to_buffer(src, out))
-            .map_err(|err| TableError::corrupt(&self.path, format!("block {k} does not decompress: {err}")))?;
-        if n != len || xxh3_64(out) != e.hash {
+        let n = DEC.with(|d| {
+            let mut d = d.borrow_mut();
+            if d.is_none() {
+                *d = Some(zstd::bulk::Decompressor::new()?);
+            }
+            d.as_mut().unwrap().decompress_to_buffer(src, out)
+        });
+        match n {
+            Ok(n) if n == len => Ok(()),
+            Ok(n) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane has {n} bytes, expected {len}"))),
+            Err(err) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane does not decompress: {err}"))),
+        }
+    }
+
+    /// Decompresses block `k` into its value bytes (`out` is resized) and checks its checksum.
+    pub fn read_block(&self, k: usize, out: &mut Vec<u8>) -> Result<(), TableError> {
+        let e = self.entry(k)?;
+        let len = self.block_len(k);
+        let mut wld = Vec::new();
+        self.decompress(k, self.frame(e, false), &mut wld, len.div_ceil(4), "WLD")?;
+        let decided = (0..len).filter(|&i| wld[i / 4] >> (2 * (i % 4)) & 3 != 0).count();
+        let mut depth = Vec::new();
+        self.decompress(k, self.frame(e, true), &mut depth, decided, "depth")?;
+        out.clear();
+        out.reserve(len);
+        let mut d = depth.iter();
+        for i in 0..len {
+            out.push(match wld[i / 4] >> (2 * (i % 4)) & 3 {
+                0 => 0,
+                1 => d.next().unwrap().saturating_add(1),
+                2 => d.next().unwrap() | 128,
+                _ => return Err(TableError::corrupt(&self.path, format!("block {k} has an invalid WLD code"))),
+            });
+        }
+        if xxh3_64(out) != e.hash {
             return Err(TableError::corrupt(&self.path, format!("block {k} checksum mismatch")));
         }
         Ok(())
@@ -287,13 +403,18 @@ impl TableFile {
             Ok::<(), TableError>(())
         })?;
         let mut content = Xxh3::new();
-        for chunk in out.chunks(self.header.block_size as usize) {
-            content.update(chunk);
+        for e in &self.index {
+            content.update(&e.hash.to_le_bytes());
         }
         if content.digest() != self.header.content_hash {
             return Err(TableError::corrupt(&self.path, "content checksum mismatch"));
         }
         Ok(out)
+    }
+
+    /// Compressed bytes of the WLD planes and of the depth planes.
+    pub fn plane_bytes(&self) -> (u64, u64) {
+        self.index.iter().fold((0, 0), |(w, d), e| (w + e.wld_len as u64, d + e.depth_len as u64))
     }
 
     pub fn file_size(&self) -> u64 {

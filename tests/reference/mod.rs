@@ -489,19 +489,24 @@ impl RefTable {
         let majors = masks_with(24, self.s);
         let minors = masks_with(24 - self.s, self.o);
         let nminor = minors.len();
-        let mut fixed: HashMap<RefValue, u64> = HashMap::new();
-        for perm in &syms {
-            for (r1, &m) in majors.iter().enumerate() {
-                if apply_perm(perm, m) != m {
-                    continue;
-                }
-                let free = FULL & !m;
-                for (r2, &c) in minors.iter().enumerate() {
-                    let p = expand(c, free);
-                    if apply_perm(perm, p) == p {
-                        *fixed.entry(self.values[r1 * nminor + r2]).or_insert(0) += 1;
-                    }
-                }
+        // the identity fixes everything
+        let mut fixed: HashMap<RefValue, u64> = self.histogram();
+        for perm in &syms[1..] {
+            assert!(perm.iter().enumerate().any(|(i, &j)| i != j), "identity must come first");
+            let part: Vec<RefValue> = majors
+                .par_iter()
+                .enumerate()
+                .filter(|&(_, &m)| apply_perm(perm, m) == m)
+                .flat_map_iter(|(r1, &m)| {
+                    let free = FULL & !m;
+                    minors.iter().enumerate().filter_map(move |(r2, &c)| {
+                        let p = expand(c, free);
+                        (apply_perm(perm, p) == p).then(|| self.values[r1 * nminor + r2])
+                    })
+                })
+                .collect();
+            for v in part {
+                *fixed.entry(v).or_insert(0) += 1;
             }
         }
         fixed
@@ -594,41 +599,43 @@ impl SubspaceView<'_> {
     }
 }
 
-/// Calls `f(index, mover, opp)` for every position of subspace a-b that is
-/// still undetermined in `cur`, in parallel. Positions are visited grouped by
-/// the opponent mask: all non-capture children of (m, p) are positions of
-/// b-a with mover p, i.e. one contiguous block of that table, so this order
-/// keeps the child lookups in cache. (Pure performance; any order gives the
-/// same result since a round only reads start-of-round values.)
-fn par_for_undetermined<T: Send>(
-    a: u32,
-    b: u32,
-    cur: &[RefValue],
-    f: impl Fn(usize, u32, u32) -> Option<T> + Sync,
-) -> Vec<T> {
-    let opps = masks_with(24, b);
-    let movers_c = masks_with(24 - b, a);
-    opps.par_iter()
-        .flat_map_iter(|&p| {
-            let free = FULL & !p;
-            let mut out = Vec::new();
-            for &c in &movers_c {
-                let m = expand(c, free);
-                let idx = raw_index(a, b, m, p);
-                if cur[idx] != RefValue::Draw {
-                    continue; // already determined
-                }
-                if let Some(x) = f(idx, m, p) {
-                    out.push(x);
-                }
+/// Bit of an event mask for round `r` (rounds >= 63 share bit 63, which then
+/// means "evaluate in every round from 63 on").
+fn event_bit(r: u16) -> u64 {
+    1u64 << r.min(63)
+}
+
+/// Rounds at which capture children of (mover, opp) become visible: a child
+/// of depth d is visible from round d+1 on. Capture values never change.
+fn capture_events(view: &SubspaceView, mover: u32, opp: u32) -> u64 {
+    let mut ev = 0u64;
+    for_each_child(mover, opp, |cm, co| {
+        if cm.count_ones() != view.b {
+            if let Some(d) = view.lookup(cm, co).depth() {
+                ev |= event_bit(d + 1);
             }
-            out
-        })
-        .collect()
+        }
+    });
+    ev
 }
 
 /// Solve the system {s-o, o-s} given the solved tables it captures into.
+///
+/// Besides the values (indexed by `raw_index`, major = mover), each subspace
+/// a-b keeps, in "iteration order" (major = opponent p, minor = the mover
+/// squeezed onto the points not in p, i.e. `raw_index(b, a, p, m)`):
+/// - `open`: the position is still undetermined;
+/// - `events`: the rounds at which one of its capture children appears.
+///
+/// Iterating by opponent p groups the positions whose non-capture children
+/// all lie in one block of the partner table b-a (the block of positions
+/// whose mover is p). That gives cache locality and a cheap, exact skip rule:
+/// if that block got no new value in round n-1 and no capture child has
+/// depth n-1, the position sees exactly the same known children with the
+/// same values in round n as in round n-1, where it stayed undetermined, so
+/// it stays undetermined in round n and need not be evaluated.
 fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<RefTable> {
+    let verbose = std::env::var_os("REF_VERBOSE").is_some();
     let subs: Vec<(u32, u32)> = if s == o { vec![(s, o)] } else { vec![(s, o), (o, s)] };
     // capture from a-b leads to (b-1)-a
     let targets: Vec<CaptureTarget> = subs
@@ -643,87 +650,109 @@ fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<R
         .collect();
     let partner: Vec<usize> =
         subs.iter().map(|&(a, b)| subs.iter().position(|&x| x == (b, a)).unwrap()).collect();
+    // Deepest value among capture children (all known from the start).
+    let ext_max_depth: u16 = targets
+        .iter()
+        .map(|t| match t {
+            CaptureTarget::Terminal => 0,
+            CaptureTarget::Table(t) => t.values.iter().filter_map(|v| v.depth()).max().unwrap_or(0),
+        })
+        .max()
+        .unwrap();
 
     // Draw doubles as "not determined yet" during the iteration.
     let mut vals: Vec<Vec<RefValue>> =
         subs.iter().map(|&(a, b)| vec![RefValue::Draw; subspace_len(a, b)]).collect();
+    let opps: Vec<Vec<u32>> = subs.iter().map(|&(_, b)| masks_with(24, b)).collect();
+    let movers_c: Vec<Vec<u32>> = subs.iter().map(|&(a, b)| masks_with(24 - b, a)).collect();
+    let mut open: Vec<Vec<bool>> = subs.iter().map(|&(a, b)| vec![true; subspace_len(a, b)]).collect();
+    // block_changed[k][rank(mover)]: some position of subspace k with that
+    // mover got its value in the previous round. All true before round 0.
+    let mut block_changed: Vec<Vec<bool>> =
+        subs.iter().map(|&(a, _)| vec![true; binom(24, a) as usize]).collect();
+    let events: Vec<Vec<u64>> = (0..subs.len())
+        .map(|k| {
+            let (a, b) = subs[k];
+            let view = SubspaceView { a, b, same: &vals[partner[k]], capture: targets[k] };
+            let mut ev = vec![0u64; subspace_len(a, b)];
+            ev.par_chunks_mut(movers_c[k].len()).enumerate().for_each(|(rp, chunk)| {
+                let p = opps[k][rp];
+                let free = FULL & !p;
+                for (slot, &c) in chunk.iter_mut().zip(&movers_c[k]) {
+                    *slot = capture_events(&view, expand(c, free), p);
+                }
+            });
+            ev
+        })
+        .collect();
 
     let mut n: u16 = 0;
     loop {
         // One synchronous round: compute all updates from the start-of-round
         // values, then apply them together.
-        let all_updates: Vec<Vec<(usize, RefValue)>> = (0..subs.len())
+        let mut evaluated = vec![0usize; subs.len()];
+        let all_updates: Vec<Vec<(usize, usize, RefValue)>> = (0..subs.len())
             .map(|k| {
                 let (a, b) = subs[k];
                 let view = SubspaceView { a, b, same: &vals[partner[k]], capture: targets[k] };
-                par_for_undetermined(a, b, &vals[k], |idx, m, p| {
-                    evaluate(m, p, n, |cm, co| view.lookup(cm, co)).map(|v| (idx, v))
-                })
+                let nminor = movers_c[k].len();
+                let (open_k, events_k, partner_changed) = (&open[k], &events[k], &block_changed[partner[k]]);
+                let counted = std::sync::atomic::AtomicUsize::new(0);
+                let ups: Vec<(usize, usize, RefValue)> = opps[k]
+                    .par_iter()
+                    .enumerate()
+                    .flat_map_iter(|(rp, &p)| {
+                        let mut out = Vec::new();
+                        let dirty = partner_changed[rp];
+                        let free = FULL & !p;
+                        let mut cnt = 0;
+                        for (rc, &c) in movers_c[k].iter().enumerate() {
+                            let it = rp * nminor + rc;
+                            if !open_k[it] || !(dirty || events_k[it] & event_bit(n) != 0) {
+                                continue;
+                            }
+                            cnt += 1;
+                            let m = expand(c, free);
+                            if let Some(v) = evaluate(m, p, n, |cm, co| view.lookup(cm, co)) {
+                                out.push((it, raw_index(a, b, m, p), v));
+                            }
+                        }
+                        counted.fetch_add(cnt, std::sync::atomic::Ordering::Relaxed);
+                        out
+                    })
+                    .collect();
+                evaluated[k] = counted.into_inner();
+                ups
             })
             .collect();
         let changed: usize = all_updates.iter().map(|u| u.len()).sum();
+        if verbose {
+            eprintln!("  round {n}: evaluated {evaluated:?}, determined {:?}", all_updates.iter().map(|u| u.len()).collect::<Vec<_>>());
+        }
         for (k, updates) in all_updates.into_iter().enumerate() {
-            for (idx, v) in updates {
+            let (a, b) = subs[k];
+            let nminor_val = binom(24 - a, b) as usize;
+            block_changed[k].iter_mut().for_each(|x| *x = false);
+            for (it, idx, v) in updates {
+                debug_assert_eq!(vals[k][idx], RefValue::Draw);
+                open[k][it] = false;
                 vals[k][idx] = v;
+                block_changed[k][idx / nminor_val] = true;
             }
         }
-        if changed > 0 {
-            n += 1;
-            continue;
+        // After a quiet round the values stay frozen; a later round r could
+        // only differ through a capture child of depth r-1 becoming visible,
+        // and there is none beyond ext_max_depth.
+        if changed == 0 && n > ext_max_depth {
+            break;
         }
-        // Quiet round: the values are now frozen until some position changes.
-        // With frozen values, a later round r can only differ from this one
-        // because a child of depth r-1 (necessarily a capture child, known
-        // from the start) becomes visible. So each undetermined position
-        // would become determined exactly at round `next_event` below, and
-        // the first round that changes anything is the minimum of these
-        // (rounds before it are quiet and may be skipped). None = nothing
-        // can ever change again: all undetermined positions are draws.
-        let next: Option<u16> = (0..subs.len())
-            .filter_map(|k| {
-                let (a, b) = subs[k];
-                let view = SubspaceView { a, b, same: &vals[partner[k]], capture: targets[k] };
-                par_for_undetermined(a, b, &vals[k], |_, m, p| {
-                    next_event(m, p, |cm, co| view.lookup(cm, co))
-                })
-                .into_iter()
-                .min()
-            })
-            .min();
-        match next {
-            None => break,
-            Some(r) => {
-                assert!(r > n, "next event {r} not after quiet round {n}");
-                n = r;
-            }
-        }
+        n += 1;
     }
 
     subs.iter()
         .zip(vals)
         .map(|(&(a, b), values)| RefTable { s: a, o: b, values })
         .collect()
-}
-
-/// With all values frozen, the round at which an undetermined position would
-/// become determined: every child is visible once the round exceeds its
-/// depth, so it is the first round with a visible loss child, or the round
-/// at which the deepest of all-win children becomes visible.
-fn next_event(mover: u32, opp: u32, lookup: impl Fn(u32, u32) -> RefValue) -> Option<u16> {
-    let mut min_loss: Option<u16> = None;
-    let mut max_win: Option<u16> = None;
-    let mut all_children_wins = true;
-    for_each_child(mover, opp, |cm, co| match lookup(cm, co) {
-        RefValue::Loss(d) => min_loss = Some(min_loss.map_or(d, |x| x.min(d))),
-        RefValue::Win(d) => max_win = Some(max_win.map_or(d, |x| x.max(d))),
-        RefValue::Draw => all_children_wins = false,
-    });
-    let by_win = min_loss.map(|d| d + 1);
-    let by_loss = if all_children_wins { Some(max_win.map_or(0, |d| d + 1)) } else { None };
-    match (by_win, by_loss) {
-        (Some(x), Some(y)) => Some(x.min(y)),
-        (x, y) => x.or(y),
-    }
 }
 
 /// Solves and caches subspaces (and everything they capture into).
@@ -771,8 +800,59 @@ impl RefSolver {
         &self.tables[&(s, o)]
     }
 
-    /// Value of a position in a subspace that must already be solved.
+    /// A solved table, if any.
     pub fn table(&self, s: u32, o: u32) -> Option<&RefTable> {
         self.tables.get(&(s, o))
+    }
+
+    /// Independent check of a solved table: every position's value must
+    /// satisfy the game equations with respect to its children's values
+    /// (read back through `get`):
+    /// - Win(d+1) where d is the shortest loss among the children;
+    /// - else Loss(d+1) if all children are wins, d the longest (Loss(0) if
+    ///   there are no children);
+    /// - else Draw.
+    /// Together with finite depths this has only one solution (induction on
+    /// depth), so passing it proves the table right given the move rules.
+    /// Panics with the first offending position.
+    pub fn verify(&self, s: u32, o: u32) {
+        let t = self.table(s, o).expect("solve first");
+        let same = self.table(o, s).expect("partner solved");
+        let capture = if o - 1 >= 3 { Some(self.table(o - 1, s).expect("capture target solved")) } else { None };
+        let majors = masks_with(24, s);
+        let minors = masks_with(24 - s, o);
+        majors.par_iter().for_each(|&m| {
+            let free = FULL & !m;
+            for &c in &minors {
+                let p = expand(c, free);
+                let v = t.get(m, p);
+                let mut min_loss: Option<u16> = None;
+                let mut max_win: Option<u16> = None;
+                let mut all_wins = true;
+                for_each_child(m, p, |cm, co| {
+                    let cv = match cm.count_ones() {
+                        2 => RefValue::Loss(0),
+                        k if k == o => same.get(cm, co),
+                        k => {
+                            assert_eq!(k, o - 1);
+                            capture.unwrap().get(cm, co)
+                        }
+                    };
+                    match cv {
+                        RefValue::Loss(d) => min_loss = Some(min_loss.map_or(d, |x| x.min(d))),
+                        RefValue::Win(d) => max_win = Some(max_win.map_or(d, |x| x.max(d))),
+                        RefValue::Draw => all_wins = false,
+                    }
+                });
+                let expect = if let Some(d) = min_loss {
+                    RefValue::Win(d + 1)
+                } else if all_wins {
+                    RefValue::Loss(max_win.map_or(0, |d| d + 1))
+                } else {
+                    RefValue::Draw
+                };
+                assert_eq!(v, expect, "{s}-{o}: mover {:?} opponent {:?}", names_of(m), names_of(p));
+            }
+        });
     }
 }
