@@ -8,7 +8,6 @@
 mod reference;
 
 use reference::*;
-use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use RefValue::{Draw, Loss, Win};
@@ -223,32 +222,26 @@ fn capture_any_when_all_in_mills() {
 }
 
 #[test]
-fn double_mill_takes_one_stone() {
-    // d1 completes a1-d1-g1 and d1-d2-d3 at once
-    let mover = m("a1,g1,d2,d3,a4");
-    let opp = m("d7,c5,f4,b6");
-    // a4 can't reach d1; the stone to land on d1 must come from a neighbour
-    // of d1: a1, g1 or d2 - which would break one of the mills. Use flying
-    // instead: 3 stones.
-    let _ = (mover, opp);
-    let mover = m("a1,g1,d2"); // fly not needed: test with d3 missing
-    let opp = m("d7,c5,f4,b6");
-    let kids = children(mover, opp);
-    let after = m("a1,g1,d1");
-    let caps: Vec<_> = kids.iter().filter(|&&(_, cm)| cm == after).collect();
-    assert_eq!(caps.len(), 4); // one stone removed per child, 4 choices
-    for &&(co, _) in &caps {
-        assert_eq!(co.count_ones(), 3);
+fn no_double_mill_in_the_movement_phase() {
+    // "Completing two mills at once still removes exactly one stone" can only
+    // matter in placement: a sliding stone comes from a neighbour of its
+    // target, and every neighbour lies on one of the target's two mills,
+    // which the move therefore leaves incomplete; a flyer has only 3 stones.
+    let g = geometry();
+    for x in 0..24 {
+        for y in 0..24 {
+            if g.adj[x] & (1 << y) != 0 {
+                assert!(g.mills_at[x].iter().any(|&mill| mill & (1 << y) != 0));
+            }
+        }
     }
-    // genuine double mill: 3 stones can't make two mills; 5 stones sliding.
+    // and a capture child always has exactly one stone fewer
     let mover = m("a1,g1,d2,d3,e4");
     let opp = m("d6,a7,g7,b4");
-    // e4 is not adjacent to d1; nobody can slide into d1 without leaving one
-    // of its lines except via... d1's neighbours are a1, g1, d2, all needed.
-    // So build it with the slide ending on d1 from outside: impossible on
-    // this board, hence double mills only arise with flying or placement.
-    let kids = children(mover, opp);
-    assert!(kids.iter().all(|&(_, cm)| cm.count_ones() == 5));
+    for (co, cm) in children(mover, opp) {
+        assert_eq!(cm.count_ones(), 5);
+        assert!(co.count_ones() == 4 || co.count_ones() == 3);
+    }
 }
 
 #[test]
@@ -262,98 +255,37 @@ fn reopening_a_mill_captures_again() {
     assert_eq!(caps.len(), 4);
 }
 
-#[test]
-fn blocked_is_loss_zero_and_flyer_is_never_blocked() {
-    let mut sv = solver();
-    sv.solve(3, 3);
-    sv.solve(3, 4);
-    let t43 = sv.table(4, 3).unwrap();
-    // White (mover) a1 d1 g1 g4... make mover stones fully surrounded.
-    // Mover: a1, d1, a4, g1 (4 stones). Neighbours: a1:{d1,a4} d1:{a1,g1,d2}
-    // a4:{a1,a7,b4} g1:{d1,g4}. Empty neighbours: d2, a7, b4, g4 -> 4 needed,
-    // but the opponent has only 3. Choose mover a1,d1,g1,a4? Instead:
-    // mover a7,a4,a1,d1: neighbours d7, b4, d2, g1 - four. Use mover
-    // a7,d7,g7 plus a4? The opponent has 3 stones, so cover a corner cluster:
-    // mover a1,d1,a4 + g1: empties d2,a7,b4,g4 - too many. Mover with 4
-    // stones blocked by 3: a1,a4,a7,d7 -> neighbours b4,g7,d6,d1 (4). Not
-    // possible with 3 opponents, so check 4-4 instead below; here check
-    // that no 4-3 position is Loss(0) and that 3-x positions never are.
-    for (mv, op, v) in t43.iter().take(2_000_000) {
-        if v == Loss(0) {
-            assert!(children(mv, op).is_empty());
-        }
-    }
-    assert_eq!(t43.deepest_loss(), Some(32));
-    let t33 = sv.table(3, 3).unwrap();
-    assert!(t33.iter().all(|(_, _, v)| v != Loss(0)), "a flyer is never blocked");
+/// Mover a7 d7 a4 b6 against g7 d6 a1 b4: every empty neighbour of the
+/// mover is taken (a7: d7 a4; d7: a7 g7 d6; a4: a7 a1 b4; b6: d6 b4).
+fn blocked_4_4() -> (u32, u32) {
+    (m("a7,d7,a4,b6"), m("g7,d6,a1,b4"))
 }
 
 #[test]
-fn blocked_position_4_4() {
-    // Mover a1,d1,g1 with a4: neighbours a7?no: a4 adj a1,a7,b4.
-    // Mover a1, a4, d1, b4?  Build by search: find a mover 4-set whose empty
-    // neighbourhood has size <= 4 and fill it with the opponent.
-    let g = geometry();
-    let mut found = None;
-    for mover in masks_with(24, 4) {
-        let mut nb = 0;
-        for i in 0..24 {
-            if mover & (1 << i) != 0 {
-                nb |= g.adj[i];
-            }
-        }
-        nb &= !mover;
-        if nb.count_ones() == 4 {
-            found = Some((mover, nb));
-            break;
-        }
-    }
-    let (mover, opp) = found.expect("a blockable 4-stone set exists");
+fn blocked_has_no_moves_but_a_flyer_always_has() {
+    let (mover, opp) = blocked_4_4();
     assert!(children(mover, opp).is_empty());
-    // Check a hand-made one too: mover a7,d7,g7,d6 has neighbours a4,g4,b6,f6,d5
-    // = 5, so not blockable by 4; mover a1,d1,a4,d2? a1:{a4,d1} d1:{g1,d2}
-    // a4:{a7,b4} d2:{b2,f2,d3} -> g1,a7,b4,b2,f2,d3 = 6.
-    // Corner cluster a1,a4,d1 + b4? a1 ok, a4:{a7}, d1:{g1,d2}, b4:{b2,b6,c4}
-    // The search result suffices; its value must be Loss(0).
+    // the same cluster with only 3 stones flies out
+    let kids = children(m("a7,d7,a4"), opp);
+    assert_eq!(kids.len(), 3 * (24 - 7));
+    // opening one point unblocks
+    assert_eq!(children(mover, m("g7,d6,a1,c3")).len(), 1);
+}
+
+#[test]
+fn flyer_is_never_blocked_and_loss0_needs_4_4() {
     let mut sv = solver();
-    if !sv.is_solved(4, 4) {
-        // evaluate directly with the rules: no children = blocked
-        assert!(children(mover, opp).is_empty());
-        return;
+    sv.solve(4, 3);
+    for (s, o) in [(3, 3), (3, 4), (4, 3)] {
+        let t = sv.table(s, o).unwrap();
+        // 3 stones always fly; 4 stones cannot be walled in by 3
+        assert!(t.iter().all(|(_, _, v)| v != Loss(0)), "{s}-{o}");
     }
-    assert_eq!(sv.solve(4, 4).get(mover, opp), Loss(0));
 }
 
 // ---------------------------------------------------------------------------
 // Published figures
 // ---------------------------------------------------------------------------
-
-/// Every stored value must satisfy the game equations with respect to its
-/// children (an independent check of the fixed point).
-fn check_consistency(sv: &RefSolver, s: u32, o: u32) {
-    let t = sv.table(s, o).unwrap();
-    let lookup = |cm: u32, co: u32| -> RefValue {
-        if cm.count_ones() < 3 {
-            Loss(0)
-        } else {
-            sv.table(cm.count_ones(), co.count_ones()).unwrap().get(cm, co)
-        }
-    };
-    for (mv, op, v) in t.iter() {
-        let kids: Vec<RefValue> = children(mv, op).into_iter().map(|(a, b)| lookup(a, b)).collect();
-        let min_loss = kids.iter().filter_map(|k| if let Loss(d) = k { Some(*d) } else { None }).min();
-        let all_wins = kids.iter().all(|k| matches!(k, Win(_)));
-        let max_win = kids.iter().filter_map(|k| if let Win(d) = k { Some(*d) } else { None }).max();
-        let expect = if let Some(d) = min_loss {
-            Win(d + 1)
-        } else if all_wins {
-            Loss(max_win.map_or(0, |d| d + 1))
-        } else {
-            Draw
-        };
-        assert_eq!(v, expect, "{s}-{o}: mover {:?} opp {:?}", names_of(mv), names_of(op));
-    }
-}
 
 fn check_parity(t: &RefTable) {
     for (_, _, v) in t.iter() {
@@ -398,7 +330,7 @@ fn orbit_counts_3_3_and_symmetry_invariance() {
 fn consistency_3_3() {
     let mut sv = solver();
     sv.solve(3, 3);
-    check_consistency(&sv, 3, 3);
+    sv.verify(3, 3);
 }
 
 #[test]
@@ -418,8 +350,8 @@ fn subspaces_3_4_and_4_3() {
     assert_eq!(t34.orbit_counts(), (102_281, 658_117, 0));
     check_parity(t43);
     check_parity(t34);
-    check_consistency(&sv, 4, 3);
-    check_consistency(&sv, 3, 4);
+    sv.verify(4, 3);
+    sv.verify(3, 4);
 }
 
 // Slow: see the timings in the final report of the reference module.
@@ -441,6 +373,9 @@ fn subspace_4_4() {
         assert_eq!(h.get(&v).copied().unwrap_or(0), e, "depth {d}");
     }
     check_parity(t);
+    let (mover, opp) = blocked_4_4();
+    assert_eq!(t.get(mover, opp), Loss(0));
+    sv.verify(4, 4);
 }
 
 #[test]
@@ -458,9 +393,7 @@ fn subspaces_5_3_and_3_5() {
     assert_eq!(t35.orbit_counts(), (6_301, 2_564_412, 9_677));
     check_parity(t53);
     check_parity(t35);
+    sv.verify(5, 3);
+    sv.verify(3, 5);
 }
 
-#[allow(unused)]
-fn value_histogram(t: &RefTable) -> HashMap<RefValue, u64> {
-    t.histogram()
-}
