@@ -80,6 +80,12 @@ impl SetOrbits {
         self.reps.len()
     }
 
+    /// Whether some symmetry other than the identity maps `set` (of `k` points) to itself.
+    #[inline]
+    pub fn is_symmetric(&self, set: Bits) -> bool {
+        self.stab[(self.canon[rank(set) as usize] >> 4) as usize] != 1
+    }
+
     /// How many orbits have a non-trivial stabiliser.
     pub fn symmetric_count(&self) -> usize {
         self.stab.iter().filter(|&&s| s != 1).count()

@@ -9,7 +9,7 @@ use crate::index::SubspaceIndex;
 use crate::movegen::{for_each_move, Move};
 use crate::position::{Color, Position};
 use crate::subspace::Subspace;
-use crate::table::{table_path, TableError, TableFile};
+use crate::table::{table_path, Planes, TableError, TableFile};
 use crate::value::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -25,23 +25,25 @@ pub enum ProbeError {
     NoDirectory(PathBuf),
 }
 
-const CACHE_BLOCKS: usize = 256;
+/// Default number of decoded blocks kept (at most about 10 KB each).
+pub const CACHE_BLOCKS: usize = 1024;
 
 /// A directory of tables, opened lazily. `Send + Sync`: share it between threads.
 pub struct Tablebase {
     dir: PathBuf,
     files: [OnceLock<Arc<TableFile>>; 49],
     cache: Mutex<BlockCache>,
+    cache_blocks: usize,
 }
 
 #[derive(Default)]
 struct BlockCache {
-    blocks: HashMap<(Subspace, u32), (Arc<Vec<u8>>, u64)>,
+    blocks: HashMap<(Subspace, u32), (Arc<Planes>, u64)>,
     clock: u64,
 }
 
 impl BlockCache {
-    fn get(&mut self, key: (Subspace, u32)) -> Option<Arc<Vec<u8>>> {
+    fn get(&mut self, key: (Subspace, u32)) -> Option<Arc<Planes>> {
         self.clock += 1;
         let now = self.clock;
         self.blocks.get_mut(&key).map(|(b, used)| {
@@ -50,8 +52,11 @@ impl BlockCache {
         })
     }
 
-    fn put(&mut self, key: (Subspace, u32), block: Arc<Vec<u8>>) {
-        if self.blocks.len() >= CACHE_BLOCKS {
+    fn put(&mut self, key: (Subspace, u32), block: Arc<Planes>, capacity: usize) {
+        if capacity == 0 {
+            return;
+        }
+        if self.blocks.len() >= capacity {
             // Evict the least recently used half: amortised O(1) per insertion.
             let mut ages: Vec<u64> = self.blocks.values().map(|(_, u)| *u).collect();
             ages.sort_unstable();
@@ -69,10 +74,20 @@ fn slot(sub: Subspace) -> usize {
 
 impl Tablebase {
     pub fn open(dir: &Path) -> Result<Tablebase, ProbeError> {
+        Self::with_cache(dir, CACHE_BLOCKS)
+    }
+
+    /// Opens with a block cache of `blocks` decoded blocks (0 disables it).
+    pub fn with_cache(dir: &Path, blocks: usize) -> Result<Tablebase, ProbeError> {
         if !dir.is_dir() {
             return Err(ProbeError::NoDirectory(dir.to_owned()));
         }
-        Ok(Tablebase { dir: dir.to_owned(), files: [const { OnceLock::new() }; 49], cache: Mutex::new(BlockCache::default()) })
+        Ok(Tablebase {
+            dir: dir.to_owned(),
+            files: [const { OnceLock::new() }; 49],
+            cache: Mutex::new(BlockCache::default()),
+            cache_blocks: blocks,
+        })
     }
 
     pub fn dir(&self) -> &Path {
@@ -98,14 +113,15 @@ impl Tablebase {
         let block = match cached {
             Some(b) => b,
             None => {
-                let mut buf = Vec::new();
-                t.read_block(key.1 as usize, &mut buf)?;
-                let b = Arc::new(buf);
-                self.cache.lock().unwrap().put(key, b.clone());
+                let b = Arc::new(t.read_planes(key.1 as usize)?);
+                self.cache.lock().unwrap().put(key, b.clone(), self.cache_blocks);
                 b
             }
         };
-        Ok(block[(i % bs) as usize])
+        block.get((i % bs) as usize).ok_or_else(|| TableError::Corrupt {
+            path: t.path.clone(),
+            detail: format!("block {} has an invalid entry", key.1),
+        })
     }
 
     /// The value of a movement-phase position `(mover, opp)` for the side to move.

@@ -18,7 +18,7 @@
 //! counters exact under symmetry: parent orbit P reaches child orbit C by some move if
 //! and only if C's representative has an unmove into P's orbit.
 
-use crate::index::SubspaceIndex;
+use crate::index::{SetOrbits, SubspaceIndex};
 use crate::movegen::{for_each_move, for_each_unmove, NONE};
 use crate::subspace::{Subspace, Unit};
 use crate::value::{enc_loss, enc_win, Value, DRAW};
@@ -194,6 +194,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
         let m = &mut members[j];
         let (index, value, counter) = (&m.index, &m.value, &m.counter);
         let frontier = &frontier;
+        let opp_orbits = SetOrbits::get(sub.o as usize);
         m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| {
             let mut kids = [0u64; 64];
             let mut decided: Vec<(u16, u32)> = Vec::new();
@@ -222,7 +223,9 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                         best_loss = 0; // the opponent is left with two stones
                     }
                 });
-                let distinct = dedup_sorted(&mut kids[..n]);
+                // Two non-capturing children can share a slot only through a symmetry
+                // that fixes the opponent's stones (common to all of them).
+                let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
                 counter[i].store(distinct as u8, Relaxed);
                 *cap_slot = if cap_draw { NEVER_LOSES } else { cap_win as u8 };
                 let v = if !any {
@@ -257,6 +260,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
             let child = &members[j];
             let parent = &members[child.target];
             let frontier = &frontier;
+            let mover_orbits = SetOrbits::get(child.index.sub.s as usize);
             list.par_chunks(CHUNK / 4).for_each(|slots| {
                 let mut preds = [0u64; 256];
                 let mut decided: Vec<(u16, u32)> = Vec::new();
@@ -276,7 +280,8 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                         preds[k] = p;
                         k += 1;
                     });
-                    let k = dedup_sorted(&mut preds[..k]);
+                    // Parents share this position's mover set; only its symmetries can merge them.
+                    let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
                     if d % 2 == 0 {
                         let win = enc_win(d + 1);
                         for &p in &preds[..k] {

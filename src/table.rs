@@ -102,6 +102,45 @@ pub struct BlockEntry {
     pub hash: u64,
 }
 
+/// The decompressed planes of one block, ready for single-entry lookups.
+pub struct Planes {
+    /// The WLD plane as little-endian words of 32 two-bit codes.
+    words: Vec<u64>,
+    depth: Vec<u8>,
+}
+
+/// One bit (the low bit of each 2-bit field) per decided (win or loss) entry.
+#[inline(always)]
+fn decided_mask(w: u64) -> u64 {
+    (w | w >> 1) & 0x5555_5555_5555_5555
+}
+
+impl Planes {
+    /// The value byte of entry `k` of the block.
+    #[inline]
+    pub fn get(&self, k: usize) -> Option<u8> {
+        let (word, shift) = (k / 32, 2 * (k % 32));
+        let code = (self.words.get(word)? >> shift) & 3;
+        if code == 0 {
+            return Some(0);
+        }
+        let before: usize = self.words[..word].iter().map(|&w| decided_mask(w).count_ones() as usize).sum::<usize>()
+            + (decided_mask(self.words[word]) & ((1u64 << shift) - 1)).count_ones() as usize;
+        let d = *self.depth.get(before)?;
+        match code {
+            1 if d < 127 => Some(d + 1),
+            2 if d < 128 => Some(d | 128),
+            _ => None,
+        }
+    }
+
+    /// Win/draw/loss of entry `k` without touching the depth plane: 0, 1 or 2.
+    #[inline]
+    pub fn wld(&self, k: usize) -> u8 {
+        ((self.words[k / 32] >> (2 * (k % 32))) & 3) as u8
+    }
+}
+
 /// The 2-bit WLD code of a value byte.
 #[inline(always)]
 fn wld_code(b: u8) -> u8 {
@@ -125,7 +164,13 @@ fn encode_block(values: &[u8]) -> (Vec<u8>, Vec<u8>) {
         }
     }
     // An all-draw WLD plane or an empty depth plane is stored as no frame at all.
-    let z = |data: &[u8]| zstd::bulk::compress(data, ZSTD_LEVEL).expect("zstd compression of an in-memory block");
+    let z = |data: &[u8]| {
+        // Frame checksums let a single-entry probe detect corruption without
+        // decoding and hashing the whole block.
+        let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd compressor");
+        c.include_checksum(true).expect("zstd parameter");
+        c.compress(data).expect("zstd compression of an in-memory block")
+    };
     let wld = if depth.is_empty() { Vec::new() } else { z(&wld) };
     let depth = if depth.is_empty() { Vec::new() } else { z(&depth) };
     (wld, depth)
@@ -365,6 +410,24 @@ impl TableFile {
             Ok(n) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane has {n} bytes, expected {len}"))),
             Err(err) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane does not decompress: {err}"))),
         }
+    }
+
+    /// Decompresses the planes of block `k`: the packed WLD plane and the depth bytes.
+    /// Each zstd frame carries its own checksum, verified by the decompressor.
+    pub fn read_planes(&self, k: usize) -> Result<Planes, TableError> {
+        let e = self.entry(k)?;
+        let len = self.block_len(k);
+        let mut wld = Vec::new();
+        self.decompress(k, self.frame(e, false), &mut wld, len.div_ceil(4), "WLD")?;
+        let words: Vec<u64> = wld.chunks(8).map(|c| {
+            let mut w = [0u8; 8];
+            w[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(w)
+        }).collect();
+        let decided: usize = words.iter().map(|&w| decided_mask(w).count_ones() as usize).sum();
+        let mut depth = Vec::new();
+        self.decompress(k, self.frame(e, true), &mut depth, decided, "depth")?;
+        Ok(Planes { words, depth })
     }
 
     /// Decompresses block `k` into its value bytes (`out` is resized) and checks its checksum.

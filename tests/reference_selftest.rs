@@ -20,14 +20,6 @@ fn solver() -> MutexGuard<'static, RefSolver> {
         .unwrap_or_else(|e| e.into_inner())
 }
 
-fn solve_timed(sv: &mut RefSolver, s: u32, o: u32) {
-    let before = sv.timings.len();
-    sv.solve(s, o);
-    for ((a, b), t) in &sv.timings[before..] {
-        println!("reference solve of {a}-{b} (+{b}-{a}): {:.1} s", t.as_secs_f64());
-    }
-}
-
 fn m(points: &str) -> u32 {
     mask_of(points)
 }
@@ -83,11 +75,25 @@ fn mills_and_edges() {
         let pts: Vec<usize> = sq.split(' ').map(|p| point_index(p).unwrap()).collect();
         for i in 0..8 {
             let (x, y) = (pts[i], pts[(i + 1) % 8]);
-            assert!(g.adj[x] & (1 << y) != 0, "{} - {}", POINT_NAMES[x], POINT_NAMES[y]);
+            assert!(
+                g.adj[x] & (1 << y) != 0,
+                "{} - {}",
+                POINT_NAMES[x],
+                POINT_NAMES[y]
+            );
         }
     }
     // spokes
-    for (x, y) in [("d1", "d2"), ("d2", "d3"), ("a4", "b4"), ("b4", "c4"), ("e4", "f4"), ("f4", "g4"), ("d7", "d6"), ("d6", "d5")] {
+    for (x, y) in [
+        ("d1", "d2"),
+        ("d2", "d3"),
+        ("a4", "b4"),
+        ("b4", "c4"),
+        ("e4", "f4"),
+        ("f4", "g4"),
+        ("d7", "d6"),
+        ("d6", "d5"),
+    ] {
         let (x, y) = (point_index(x).unwrap(), point_index(y).unwrap());
         assert!(g.adj[x] & (1 << y) != 0);
     }
@@ -146,6 +152,26 @@ fn colex_indexing_roundtrip() {
     }
 }
 
+#[test]
+fn raw_index_is_dense_and_ordered() {
+    for (s, o) in [(3, 3), (4, 3), (3, 5)] {
+        let cm = binom(24 - s, o) as usize;
+        for (r1, &mv) in masks_with(24, s).iter().enumerate().step_by(7) {
+            let free = FULL & !mv;
+            for (r2, &c) in masks_with(24 - s, o).iter().enumerate() {
+                let op = expand(c, free);
+                let i = raw_index(s, o, mv, op);
+                assert_eq!(i, r1 * cm + r2);
+                assert_eq!(
+                    i as u64,
+                    colex_rank(mv) * cm as u64 + colex_rank(compress(op, free))
+                );
+            }
+        }
+        assert_eq!(subspace_len(s, o), binom(24, s) as usize * cm);
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Move rules, checked by hand
 // ---------------------------------------------------------------------------
@@ -175,23 +201,24 @@ fn slides_only_along_edges() {
 
 #[test]
 fn flying_with_three_stones() {
+    // a1, g7, d2 share no mill line, so no flight completes a mill:
+    // 3 stones x 17 empty points, all without capture.
     let mover = m("a1,g7,d2");
     let opp = m("d1,f4,c3,b6");
     let kids = children(mover, opp);
-    // 3 stones x 17 empty points, no mill can be formed? a1,g7 share no mill;
-    // flying d2 to a7 / g1 would not form a mill either (a1,a4,a7 needs a4).
-    // But a1+g7: no common mill; a1+d2: none; g7+d2: none. So no captures.
     assert_eq!(kids.len(), 3 * 17);
     assert!(kids.iter().all(|&(co, _)| co == opp));
-    // opponent with 4 stones does not fly even if the mover does
-    let back = children(opp, m("a1,g7,d2"));
-    assert!(back.len() < 4 * 17);
-    // a flight that completes a mill: a1 d1 + fly anything to g1
+    // the right to fly is judged per player: the opponent with 4 stones
+    // only slides (d1: a1? taken, g1, d2? taken; f4: f2 f6 e4 g4; c3: d3 c4;
+    // b6: b4 d6).
+    let back = children(opp, mover);
+    assert_eq!(back.len(), 1 + 4 + 2 + 2);
+    // a flight that completes a mill: a1 d1 + fly b6 to g1
     let mover = m("a1,d1,b6");
     let opp = m("c3,e3,f4,a7");
     let kids = children(mover, opp);
     let caps: Vec<_> = kids.iter().filter(|&&(co, _)| co != opp).collect();
-    // only b6->g1 completes a mill; opponent has no mill so 4 choices
+    // only b6->g1 completes a mill; the opponent has no mill: 4 choices
     assert_eq!(caps.len(), 4);
     for &&(co, cm) in &caps {
         assert_eq!(cm, m("a1,d1,g1"));
@@ -206,7 +233,11 @@ fn capture_spares_stones_in_mills() {
     let opp = m("a7,d7,g7,c3");
     let kids = children(mover, opp);
     let after = m("a1,g1,d1,f6");
-    let caps: Vec<(u32, u32)> = kids.iter().copied().filter(|&(_, cm)| cm == after).collect();
+    let caps: Vec<(u32, u32)> = kids
+        .iter()
+        .copied()
+        .filter(|&(_, cm)| cm == after)
+        .collect();
     assert_eq!(caps, vec![(m("a7,d7,g7"), after)], "only c3 may be taken");
 }
 
@@ -216,8 +247,17 @@ fn capture_any_when_all_in_mills() {
     let opp = m("a7,d7,g7");
     let kids = children(mover, opp);
     let after = m("a1,g1,d1,f6");
-    let caps = sorted(kids.iter().copied().filter(|&(_, cm)| cm == after).collect());
-    let expect = sorted(vec![(m("d7,g7"), after), (m("a7,g7"), after), (m("a7,d7"), after)]);
+    let caps = sorted(
+        kids.iter()
+            .copied()
+            .filter(|&(_, cm)| cm == after)
+            .collect(),
+    );
+    let expect = sorted(vec![
+        (m("d7,g7"), after),
+        (m("a7,g7"), after),
+        (m("a7,d7"), after),
+    ]);
     assert_eq!(caps, expect);
 }
 
@@ -268,8 +308,13 @@ fn blocked_has_no_moves_but_a_flyer_always_has() {
     // the same cluster with only 3 stones flies out
     let kids = children(m("a7,d7,a4"), opp);
     assert_eq!(kids.len(), 3 * (24 - 7));
-    // opening one point unblocks
-    assert_eq!(children(mover, m("g7,d6,a1,c3")).len(), 1);
+    // opening b4 (opponent stone moved to c3) unblocks a4-b4 and b6-b4
+    let kids = sorted(children(mover, m("g7,d6,a1,c3")));
+    let expect = sorted(vec![
+        (m("g7,d6,a1,c3"), m("a7,d7,b4,b6")),
+        (m("g7,d6,a1,c3"), m("a7,d7,a4,b4")),
+    ]);
+    assert_eq!(kids, expect);
 }
 
 #[test]
@@ -300,7 +345,7 @@ fn check_parity(t: &RefTable) {
 #[test]
 fn raw_3_3_counts_and_gasser_positions() {
     let mut sv = solver();
-    solve_timed(&mut sv, 3, 3);
+    sv.solve(3, 3);
     let t = sv.solve(3, 3);
     assert_eq!(t.len(), 2_691_920);
     assert_eq!(t.counts(), (2_232_160, 4_112, 455_648));
@@ -337,7 +382,7 @@ fn consistency_3_3() {
 fn subspaces_3_4_and_4_3() {
     let mut sv = solver();
     sv.solve(3, 3);
-    solve_timed(&mut sv, 4, 3);
+    sv.solve(4, 3);
     let t43 = sv.table(4, 3).unwrap();
     let t34 = sv.table(3, 4).unwrap();
     assert_eq!(t43.len(), 12_113_640);
@@ -359,7 +404,7 @@ fn subspaces_3_4_and_4_3() {
 fn subspace_4_4() {
     let mut sv = solver();
     sv.solve(3, 4);
-    solve_timed(&mut sv, 4, 4);
+    sv.solve(4, 4);
     let t = sv.table(4, 4).unwrap();
     assert_eq!(t.len(), 51_482_970);
     assert_eq!(t.deepest_win(), Some(9));
@@ -369,7 +414,11 @@ fn subspace_4_4() {
     let h = t.orbit_histogram();
     let expect: [u64; 10] = [6, 29, 3, 24, 10, 46, 6, 48, 4, 12];
     for (d, &e) in expect.iter().enumerate() {
-        let v = if d % 2 == 1 { Win(d as u16) } else { Loss(d as u16) };
+        let v = if d % 2 == 1 {
+            Win(d as u16)
+        } else {
+            Loss(d as u16)
+        };
         assert_eq!(h.get(&v).copied().unwrap_or(0), e, "depth {d}");
     }
     check_parity(t);
@@ -382,7 +431,7 @@ fn subspace_4_4() {
 fn subspaces_5_3_and_3_5() {
     let mut sv = solver();
     sv.solve(4, 3);
-    solve_timed(&mut sv, 5, 3);
+    sv.solve(5, 3);
     let t53 = sv.table(5, 3).unwrap();
     let t35 = sv.table(3, 5).unwrap();
     assert_eq!(t53.deepest_win(), Some(3));
@@ -396,4 +445,3 @@ fn subspaces_5_3_and_3_5() {
     sv.verify(5, 3);
     sv.verify(3, 5);
 }
-
