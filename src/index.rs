@@ -80,6 +80,32 @@ impl SetOrbits {
         self.reps.len()
     }
 
+    /// The representative (numerically least member) of orbit `orbit`.
+    pub fn representative(&self, orbit: u32) -> Bits {
+        self.reps[orbit as usize]
+    }
+
+    /// A canonical form of the pair `(a, b)` under the 16 symmetries, where `a` has `k`
+    /// points: `a`'s orbit number and the least image of `b` under the symmetries
+    /// that take `a` to its representative. Equal for two pairs iff they are symmetric.
+    #[inline]
+    pub fn canonical_pair(&self, a: Bits, b: Bits) -> (u32, Bits) {
+        let e = self.canon[rank(a) as usize];
+        let orbit = e >> 4;
+        let mut best = symmetry::apply((e & 15) as usize, b);
+        let st = self.stab[orbit as usize];
+        if st != 1 {
+            let base = best;
+            let mut rest = st & !1;
+            while rest != 0 {
+                let h = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                best = best.min(symmetry::apply(h, base));
+            }
+        }
+        (orbit, best)
+    }
+
     /// Whether some symmetry other than the identity maps `set` (of `k` points) to itself.
     #[inline]
     pub fn is_symmetric(&self, set: Bits) -> bool {

@@ -9,6 +9,7 @@ pub mod generate;
 pub mod geometry;
 pub mod index;
 pub mod movegen;
+pub mod placement;
 pub mod position;
 pub mod probe;
 pub mod solver;

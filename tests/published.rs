@@ -128,3 +128,30 @@ fn named_test_positions() {
     let p = Position::from_lists("d7,g7,g1", "a7,a4,g4", morris::Color::White, 0, 0).unwrap();
     assert_eq!(value(&p.to_string()), Value::Win(25));
 }
+
+#[test]
+fn table_ii_start_values_up_to_five_stones() {
+    use morris::placement::{self, MovementTables};
+    use morris::Color;
+    // Gévay & Danner, Table II: value for White of the empty board with wk and bk stones to place.
+    let expected: [[Value; 3]; 3] = [
+        [Value::Win(23), Value::Draw, Value::Draw],
+        [Value::Draw, Value::Draw, Value::Draw],
+        [Value::Win(9), Value::Draw, Value::Draw],
+    ];
+    let max = max_stones().min(10) / 2;
+    for wk in 3..=max {
+        for bk in 3..=max {
+            let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
+            let tables = MovementTables {
+                tables: MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect(),
+            };
+            let sol = placement::solve(&root, &tables, &NoProgress);
+            assert_eq!(sol.value, expected[wk as usize - 3][bk as usize - 3], "{wk}-{bk}");
+            // The value is the best of the first moves' values.
+            assert_eq!(sol.moves.len(), 24);
+            assert_eq!(sol.moves[0].2, sol.value, "{wk}-{bk}");
+            assert!(sol.moves.iter().all(|m| m.2.goodness() <= sol.value.goodness()));
+        }
+    }
+}

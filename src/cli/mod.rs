@@ -1,6 +1,15 @@
 //! Command-line interface (binary only: the library stays free of clap and indicatif).
 
+/// `println!` that returns an error instead of panicking (a closed pipe ends the run quietly).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)?
+    }};
+}
+
 mod board;
+mod draw;
 mod probe;
 mod progress;
 mod solve;
@@ -33,6 +42,9 @@ The default scope (s+o <= 8) takes seconds; --max-stones 18 solves all 49 subspa
     /// The value of a position and of every move from it, read from the tables.
     #[command(long_about = "The value of a position for the side to move and the value of every legal move, best first, read from the tables. Positions use the notation `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (24 characters W, B or . in the order a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1), or point lists: --white d7,g7,g1 --black a4,d5,g4 --turn black. With `-`, positions are read one per line from standard input; a malformed line gives an error line and a non-zero exit at the end.")]
     Probe(probe::Args),
+    /// The value of the empty board (9-9 by default: a draw) and of each first move.
+    #[command(long_about = "Solves the placement phase from the empty board exactly, by backward induction over plies on top of the movement tables, and prints the value for White (who moves first) with its depth, and the value of each first move. --stones WK-BK gives Gévay & Danner's generalised starts, where each side places WK and BK stones; they need the movement tables with s + o <= WK + BK.")]
+    Draw(draw::Args),
     /// Check every stored value against the values of its successors (forward verification).
     Verify(verify::Args),
 }
@@ -49,6 +61,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Stats(args) => stats::run(args),
         Command::Probe(args) => probe::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Draw(args) => draw::run(args),
     }
 }
 

@@ -28,9 +28,16 @@ impl Bars {
         let _ = self.bar.lock().map(|mut b| b.take());
     }
 
+    pub fn println_if_verbose(&self, line: &str) {
+        if !self.quiet {
+            self.current.set_message(line.to_string());
+        }
+    }
+
     pub fn println(&self, line: &str) {
         if self.current.is_hidden() {
-            println!("{line}");
+            use std::io::Write as _;
+            let _ = writeln!(std::io::stdout().lock(), "{line}");
         } else {
             self.current.println(line);
         }

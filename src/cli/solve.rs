@@ -62,15 +62,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     bars.finish();
     let reports = reports?;
     if args.quiet {
-        println!("{}", header());
+        out!("{}", header());
         for r in &reports {
-            println!("{}", summary_line(r));
+            out!("{}", summary_line(r));
         }
     }
     let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
     let solved = reports.iter().filter(|r| r.seconds.is_some()).count();
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    out!(
         "{} subspaces ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
         reports.len(),
         solved,

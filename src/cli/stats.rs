@@ -22,7 +22,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut found = 0;
     let mut totals = (0u64, 0u64, 0u64);
     if !args.json {
-        println!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9} {:>9}", "sub", "positions", "wins", "draws", "losses", "maxW", "maxL", "bytes", "bits/pos", "WLD bits");
+        out!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9} {:>9}", "sub", "positions", "wins", "draws", "losses", "maxW", "maxL", "bytes", "bits/pos", "WLD bits");
     }
     for sub in Subspace::all() {
         let t = match TableFile::open(&table_path(&args.db, sub), sub) {
@@ -45,9 +45,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 "slots": t.header.entries, "checksum": format!("{:016x}", t.header.content_hash), "file_bytes": t.file_size(), "bits_per_position": bits,
                 "wld_bytes": wld_bytes, "depth_bytes": depth_bytes, "wld_bits_per_position": wld_bits,
             });
-            println!("{obj}");
+            out!("{obj}");
         } else {
-            println!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3} {:>9.3}", sub.to_string(), s.positions, s.wins, s.draws, s.losses, s.max_win, s.max_loss, t.file_size(), bits, wld_bits);
+            out!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3} {:>9.3}", sub.to_string(), s.positions, s.wins, s.draws, s.losses, s.max_win, s.max_loss, t.file_size(), bits, wld_bits);
         }
     }
     if found == 0 {
@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if !args.json {
         let per = |b: u64| b as f64 * 8.0 / totals.0.max(1) as f64;
-        println!("total: {} positions in {} tables, {} bytes: {:.3} bits per position (WLD plane alone {:.3})", totals.0, found, totals.2, per(totals.2), per(totals.1));
+        out!("total: {} positions in {} tables, {} bytes: {:.3} bits per position (WLD plane alone {:.3})", totals.0, found, totals.2, per(totals.2), per(totals.1));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -39,10 +39,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     bars.finish();
     let outcome = outcome?;
     for m in &outcome.mismatches {
-        println!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sub, m.slot, m.position, m.stored, m.expected);
+        out!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sub, m.slot, m.position, m.stored, m.expected);
     }
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    out!(
         "verified {} subspaces, {} positions in {:.1} s ({:.0} positions/s): {} mismatches",
         subs.len(),
         outcome.checked,

@@ -1,0 +1,111 @@
+//! `morris draw`: the value of the empty board with WK and BK stones to place.
+
+use super::progress::Bars;
+use morris::placement::{self, MovementTables};
+use morris::probe::Tablebase;
+use morris::table::TableError;
+use morris::{Color, Position, Subspace, Value};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory holding the movement tables.
+    #[arg(long, default_value = "databases", value_name = "DIR")]
+    db: PathBuf,
+    /// Stones each side places, White's first (Gévay & Danner's generalised starts).
+    #[arg(long, default_value = "9-9", value_name = "WK-BK", value_parser = parse_stones)]
+    stones: (u8, u8),
+    /// Print a JSON object as the last line.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_stones(s: &str) -> Result<(u8, u8), String> {
+    let sub: Subspace = s.parse().map_err(|_| format!("invalid stone counts '{s}': expected WK-BK with 3 <= WK, BK <= 9, e.g. 9-9"))?;
+    Ok((sub.s, sub.o))
+}
+
+/// Peak resident memory of this process, from /proc (Linux), in MiB.
+pub fn peak_rss_mib() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+pub fn load_tables(tb: &Tablebase, root: &Position, bars: &Bars) -> anyhow::Result<MovementTables> {
+    let needed = MovementTables::needed(root);
+    let mut missing = vec![];
+    for &sub in &needed {
+        match tb.table(sub) {
+            Ok(_) => {}
+            Err(TableError::Missing { .. }) => missing.push(sub),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
+        let max = needed.iter().map(|s| s.total()).max().unwrap_or(6);
+        anyhow::bail!(
+            "missing movement tables {} in {}; generate them with `morris solve --db {} --max-stones {max}`",
+            names.join(", "),
+            tb.dir().display(),
+            tb.dir().display()
+        );
+    }
+    let mut tables = std::collections::HashMap::new();
+    for sub in needed {
+        bars.println_if_verbose(&format!("loading {sub}"));
+        tables.insert(sub, tb.table(sub)?.read_all()?);
+    }
+    Ok(MovementTables { tables })
+}
+
+fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
+    (json!(v.result_word()), v.plies().map_or(serde_json::Value::Null, |p| json!(p)))
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (wk, bk) = args.stones;
+    let tb = Tablebase::open(&args.db)?;
+    let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
+    let start = Instant::now();
+    let bars = Bars::new(args.json);
+    let tables = load_tables(&tb, &root, &bars)?;
+    let solution = placement::solve(&root, &tables, &bars);
+    bars.finish();
+    let secs = start.elapsed().as_secs_f64();
+    let words = match solution.value {
+        Value::Win(d) => format!("White wins in {d} plies"),
+        Value::Loss(d) => format!("White loses in {d} plies"),
+        Value::Draw => "a draw".to_string(),
+    };
+    if args.json {
+        let moves: Vec<serde_json::Value> = solution
+            .moves
+            .iter()
+            .map(|(mv, _, v)| {
+                let (r, p) = value_json(*v);
+                json!({ "move": mv.to_string(), "result": r, "plies": p })
+            })
+            .collect();
+        let (r, p) = value_json(solution.value);
+        out!("{}", json!({ "stones": format!("{wk}-{bk}"), "result": r, "plies": p, "moves": moves, "seconds": secs, "positions": solution.layer_sizes.iter().sum::<usize>() }));
+    } else {
+        out!("{wk} stones for White, {bk} for Black, empty board, White to move: {words}.");
+        out!("\nfirst move   value for White");
+        for (mv, _, v) in &solution.moves {
+            out!("{:<12} {v}", mv.to_string());
+        }
+        out!(
+            "\n{} placement positions (up to symmetry) in {:.1} s, peak memory {} MiB",
+            solution.layer_sizes.iter().sum::<usize>(),
+            secs,
+            peak_rss_mib().map_or("?".into(), |m| format!("{m:.0}"))
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

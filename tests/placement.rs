@@ -1,0 +1,175 @@
+//! The placement solver against a brute-force minimax: plain recursion over raw
+//! positions (no symmetry, no layers), with movement-phase leaves from the independent
+//! reference solver or, for larger cases, from the engine's tables.
+
+mod reference;
+
+use morris::geometry::READING_ORDER;
+use morris::placement::{self, MovementTables};
+use morris::solver::{solve_unit, NoProgress};
+use morris::{Color, Position, Subspace, Unit, Value};
+use std::collections::HashMap;
+
+fn to_reading(bits: u32) -> u32 {
+    READING_ORDER.iter().enumerate().filter(|(_, &p)| bits >> p & 1 != 0).map(|(i, _)| 1u32 << i).sum()
+}
+
+/// Plain minimax over raw positions, straight from the rules.
+struct Brute<'a> {
+    leaf: &'a dyn Fn(u32, u32) -> Value,
+    memo: HashMap<(u32, u32, u8, u8, bool), Value>,
+}
+
+impl Brute<'_> {
+    fn value(&mut self, p: Position) -> Value {
+        let white = p.to_move == Color::White;
+        let (m, o) = (p.mover(), p.opponent());
+        let (mh, oh) = if white { (p.white_hand, p.black_hand) } else { (p.black_hand, p.white_hand) };
+        if m.count_ones() + mh as u32 > 2 && mh == 0 && oh == 0 {
+            return (self.leaf)(m, o);
+        }
+        if m.count_ones() + (mh as u32) < 3 {
+            return Value::Loss(0);
+        }
+        let key = (p.white, p.black, p.white_hand, p.black_hand, white);
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let mut best: Option<Value> = None;
+        for (nm, no) in children(m, o, mh) {
+            let (w, b) = if white { (nm, no) } else { (no, nm) };
+            let (wh, bh) = if mh > 0 {
+                if white { (p.white_hand - 1, p.black_hand) } else { (p.white_hand, p.black_hand - 1) }
+            } else {
+                (p.white_hand, p.black_hand)
+            };
+            let child = Position { white: w, black: b, white_hand: wh, black_hand: bh, to_move: p.to_move.other() };
+            let v = self.value(child).parent();
+            if best.is_none_or(|x| v.goodness() > x.goodness()) {
+                best = Some(v);
+            }
+        }
+        let v = best.unwrap_or(Value::Loss(0));
+        self.memo.insert(key, v);
+        v
+    }
+}
+
+/// (mover, opponent) after each legal placement or move, with capture.
+fn children(m: u32, o: u32, hand: u8) -> Vec<(u32, u32)> {
+    let adj = |a: usize, b: usize| morris::geometry::ADJ[a] >> b & 1 == 1;
+    let mill = |set: u32, p: usize| morris::geometry::MILLS.iter().any(|&ml| ml >> p & 1 == 1 && set & ml == ml);
+    let mut moves: Vec<u32> = vec![];
+    let empty: Vec<usize> = (0..24).filter(|&p| (m | o) >> p & 1 == 0).collect();
+    let mut targets = vec![];
+    if hand > 0 {
+        for &t in &empty {
+            moves.push(m | 1 << t);
+            targets.push(t);
+        }
+    } else {
+        for f in (0..24).filter(|&p| m >> p & 1 == 1) {
+            for &t in &empty {
+                if m.count_ones() == 3 || adj(f, t) {
+                    moves.push(m & !(1 << f) | 1 << t);
+                    targets.push(t);
+                }
+            }
+        }
+    }
+    let mut out = vec![];
+    for (after, t) in moves.into_iter().zip(targets) {
+        if mill(after, t) {
+            let all = (0..24).filter(|&p| o >> p & 1 == 1).all(|p| mill(o, p));
+            for r in (0..24).filter(|&p| o >> p & 1 == 1 && (all || !mill(o, p))) {
+                out.push((after, o & !(1 << r)));
+            }
+        } else {
+            out.push((after, o));
+        }
+    }
+    out
+}
+
+fn engine_tables(max: u8) -> HashMap<Subspace, Vec<u8>> {
+    let mut solved = HashMap::new();
+    for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max) {
+        for (sub, values) in solve_unit(unit, &solved, &NoProgress) {
+            solved.insert(sub, values);
+        }
+    }
+    solved
+}
+
+#[test]
+fn three_three_start_matches_brute_force_with_reference_leaves() {
+    let mut rs = reference::RefSolver::new();
+    let t33 = rs.solve(3, 3);
+    let leaf = |m: u32, o: u32| -> Value {
+        if m.count_ones() < 3 {
+            return Value::Loss(0);
+        }
+        match t33.get(to_reading(m), to_reading(o)) {
+            reference::RefValue::Win(d) => Value::Win(d),
+            reference::RefValue::Loss(d) => Value::Loss(d),
+            reference::RefValue::Draw => Value::Draw,
+        }
+    };
+    let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
+    let root = Position { white: 0, black: 0, white_hand: 3, black_hand: 3, to_move: Color::White };
+    let tables = MovementTables { tables: engine_tables(6) };
+    let sol = placement::solve(&root, &tables, &NoProgress);
+    assert_eq!(brute.value(root), Value::Win(23));
+    assert_eq!(sol.value, Value::Win(23));
+    for (mv, child, v) in &sol.moves {
+        assert_eq!(brute.value(*child).parent(), *v, "first move {mv}");
+    }
+}
+
+#[test]
+fn late_placement_positions_match_brute_force() {
+    let tables = MovementTables { tables: engine_tables(8) };
+    let leaf = |m: u32, o: u32| -> Value {
+        if m.count_ones() < 3 {
+            return Value::Loss(0);
+        }
+        let sub = Subspace::new(m.count_ones() as u8, o.count_ones() as u8).unwrap();
+        let idx = morris::index::SubspaceIndex::new(sub);
+        Value::decode(tables.tables[&sub][idx.index(m, o) as usize])
+    };
+    let mut x = 0x1234_5678_9abc_def1u64;
+    let mut rnd = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut checked = 0;
+    // Positions with up to 2 stones left in hand, including ones where one side
+    // already moves while the other still places.
+    while checked < 60 {
+        let (wb, bb) = (rnd(4) as u32 + 1, rnd(4) as u32 + 1);
+        let (wh, bh) = (rnd(3) as u8, rnd(3) as u8);
+        if wh + bh == 0 || wb + wh as u32 > 4 || bb + bh as u32 > 4 {
+            continue;
+        }
+        let mut pts: Vec<u32> = (0..24).collect();
+        for i in (1..24).rev() {
+            pts.swap(i, rnd(i as u64 + 1) as usize);
+        }
+        let white: u32 = pts[..wb as usize].iter().map(|&p| 1 << p).sum();
+        let black: u32 = pts[wb as usize..(wb + bb) as usize].iter().map(|&p| 1 << p).sum();
+        let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
+        let root = Position { white, black, white_hand: wh, black_hand: bh, to_move };
+        let sol = placement::solve(&root, &tables, &NoProgress);
+        let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
+        assert_eq!(sol.value, brute.value(root), "{root}");
+        for (mv, child, v) in &sol.moves {
+            assert_eq!(brute.value(*child).parent(), *v, "{root}: {mv}");
+        }
+        if let Some(best) = sol.moves.first() {
+            assert_eq!(best.2, sol.value, "{root}: the best move keeps the value");
+        }
+        checked += 1;
+    }
+}
