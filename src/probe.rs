@@ -6,6 +6,7 @@
 //! Recently used blocks are kept in a small cache.
 
 use crate::index::SubspaceIndex;
+use crate::placement::{self, MovementTables};
 use crate::movegen::{for_each_move, Move};
 use crate::position::{Color, Position};
 use crate::subspace::Subspace;
@@ -136,19 +137,30 @@ impl Tablebase {
         Ok(Value::decode(self.probe_slot(sub, idx.index(mover, opp))?))
     }
 
-    /// The value of a position for the side to move.
+    /// The value of a position for the side to move. Placement-phase positions (stones
+    /// in hand) are solved exactly by `placement::solve` over the movement tables.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         if !pos.is_movement() {
-            return Err(ProbeError::Position("positions with stones in hand (placement phase) are not supported yet".into()));
+            return Ok(self.solve_placement(pos, &crate::solver::NoProgress)?.value);
         }
         self.probe_movement(pos.mover(), pos.opponent())
+    }
+
+    /// Solves the game from a placement-phase position: its value and every move's.
+    /// Loads every movement table the game can reach into memory.
+    pub fn solve_placement(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<placement::Solution, ProbeError> {
+        let mut tables = HashMap::new();
+        for sub in MovementTables::needed(pos) {
+            tables.insert(sub, self.table(sub)?.read_all()?);
+        }
+        Ok(placement::solve(pos, &MovementTables { tables }, progress))
     }
 
     /// Every legal move with the position it leads to and its value for the side that
     /// plays it, best first.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
         if !pos.is_movement() {
-            return Err(ProbeError::Position("positions with stones in hand (placement phase) are not supported yet".into()));
+            return Ok(self.solve_placement(pos, &crate::solver::NoProgress)?.moves);
         }
         let (mover, opp) = (pos.mover(), pos.opponent());
         if mover.count_ones() < 3 || opp.count_ones() < 3 {

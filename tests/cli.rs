@@ -151,3 +151,23 @@ fn help_is_clear() {
     let out = morris(&["probe", "--help"]);
     assert!(text(&out).contains("--white"));
 }
+
+#[test]
+fn draw_and_placement_probes() {
+    let out = morris(&["draw", "--db", dbs(), "--stones", "3-3", "--json"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let j: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(j["stones"], "3-3");
+    assert_eq!(j["result"], "win");
+    assert_eq!(j["plies"], 23);
+    assert_eq!(j["moves"].as_array().unwrap().len(), 24);
+
+    let out = morris(&["draw", "--db", dbs(), "--stones", "4-4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("4-4") && text(&out).contains("--max-stones 8"), "{}", text(&out));
+
+    let out = morris(&["probe", "--db", dbs(), "........................ w 3 3"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("White to move wins in 23 plies"), "{}", text(&out));
+}
