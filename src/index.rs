@@ -241,6 +241,37 @@ impl SubspaceIndex {
         }
     }
 
+    /// `unindex` for the consecutive slots `start..end`, yielding `(slot, mover, opp)`.
+    /// Walks the second set in colex order (Gosper's hack) instead of unranking each.
+    pub fn walk(&self, start: u64, end: u64) -> impl Iterator<Item = (u64, Bits, Bits)> + '_ {
+        let mut orbit = (start / self.per_orbit) as usize;
+        let mut r = start % self.per_orbit;
+        let mut comp: Bits = unrank(r, self.kb);
+        let mut free = if start < end { !self.orbits.reps[orbit] & FULL } else { 0 };
+        (start..end).map(move |i| {
+            if i != start {
+                r += 1;
+                if r == self.per_orbit {
+                    r = 0;
+                    orbit += 1;
+                    free = !self.orbits.reps[orbit] & FULL;
+                    comp = (1 << self.kb) - 1;
+                } else {
+                    let c = comp & comp.wrapping_neg();
+                    let rr = comp + c;
+                    comp = (((rr ^ comp) >> 2) / c) | rr;
+                }
+            }
+            let a = self.orbits.reps[orbit];
+            let b = pdep(comp, free);
+            if self.first_is_mover {
+                (i, a, b)
+            } else {
+                (i, b, a)
+            }
+        })
+    }
+
     /// Whether slot `i` holds no position of its own (see the module docs).
     #[inline]
     pub fn is_hole(&self, i: u64) -> bool {

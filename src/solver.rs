@@ -198,15 +198,16 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
         m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| {
             let mut kids = [0u64; 64];
             let mut decided: Vec<(u16, u32)> = Vec::new();
-            for (k, cap_slot) in cap_chunk.iter_mut().enumerate() {
-                let i = c * CHUNK + k;
-                if index.may_be_hole(i as u64) && index.is_hole(i as u64) {
+            let first = (c * CHUNK) as u64;
+            for ((i, mover, opp), cap_slot) in index.walk(first, first + cap_chunk.len() as u64).zip(cap_chunk.iter_mut()) {
+                let i = i as usize;
+                if index.may_be_hole(i as u64) && index.index(mover, opp) != i as u64 {
                     continue;
                 }
-                let (mover, opp) = index.unindex(i as u64);
                 let (mut n, mut any) = (0usize, false);
                 // Non-capturing children keep our opponent's stones as their mover's.
                 let prep = target_index.prepare(opp, true);
+                let (mut last_capturer, mut cap_prep) = (0 as crate::geometry::Bits, None);
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
                 for_each_move(mover, opp, |mv, cm, co| {
                     any = true;
@@ -214,7 +215,13 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                         kids[n] = target_index.index_with(&prep, cm, co);
                         n += 1;
                     } else if let Some(ci) = &capture_index {
-                        match Value::decode(capture_values[ci.index(cm, co) as usize]) {
+                        // Captures after one move share the capturer's stones (the child's
+                        // opponent set), so their canonicalisation is prepared once per move.
+                        if co != last_capturer {
+                            last_capturer = co;
+                            cap_prep = ci.prepare(co, false);
+                        }
+                        match Value::decode(capture_values[ci.index_with(&cap_prep, cm, co) as usize]) {
                             Value::Loss(d) => best_loss = best_loss.min(d),
                             Value::Win(d) => cap_win = cap_win.max(d),
                             Value::Draw => cap_draw = true,
