@@ -109,3 +109,52 @@ fn regenerated_tables_match_known_good_checksums() {
         assert_eq!(format!("{:016x}", t.header.content_hash), *want, "{}", r.sub);
     }
 }
+
+#[test]
+fn tablebase_is_send_and_sync() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<morris::probe::Tablebase>();
+}
+
+/// Damaged files never panic and never yield a value that differs from the truth:
+/// every probe either returns the right value or an error.
+#[test]
+fn random_damage_gives_errors_not_wrong_values() {
+    use morris::index::SubspaceIndex;
+    use morris::probe::Tablebase;
+    let dir = tempfile::tempdir().unwrap();
+    solve(dir.path(), 6);
+    let path = table_path(dir.path(), s("3-3"));
+    let good = fs::read(&path).unwrap();
+    let truth = TableFile::open(&path, s("3-3")).unwrap().read_all().unwrap();
+    let idx = SubspaceIndex::new(s("3-3"));
+    let probes: Vec<u64> = (0..idx.len()).step_by(211).filter(|&i| !idx.is_hole(i)).collect();
+    let mut x = 0x0123_4567_89ab_cdefu64;
+    for round in 0..300 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut bad = good.clone();
+        let flips = 1 + (x % 3) as usize;
+        for f in 0..flips {
+            let at = ((x >> (8 * f)) as usize).wrapping_mul(2654435761) % bad.len();
+            bad[at] ^= 1 << ((x >> 40) % 8) as u8 | 1;
+        }
+        if round % 10 == 0 {
+            bad.truncate((x % bad.len() as u64) as usize);
+        }
+        fs::write(&path, &bad).unwrap();
+        let tb = Tablebase::with_cache(dir.path(), 0).unwrap();
+        for &i in &probes {
+            let (m, o) = idx.unindex(i);
+            if let Ok(v) = tb.probe_movement(m, o) {
+                assert_eq!(v.encode().unwrap(), truth[i as usize], "round {round}: slot {i} read wrong");
+            }
+        }
+        if let Ok(t) = TableFile::open(&path, s("3-3")) {
+            if let Ok(all) = t.read_all() {
+                assert_eq!(all, truth, "round {round}");
+            }
+        }
+    }
+}
