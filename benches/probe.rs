@@ -32,6 +32,9 @@ fn bench_probe(c: &mut Criterion) {
     g.bench_function("random probes, no block cache", |b| {
         b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>())
     });
+    g.bench_function("random WLD-only probes, no block cache", |b| {
+        b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_wdl_movement(m, o).unwrap() == morris::probe::Wdl::Win).count())
+    });
     let cached = Tablebase::open(dir.path()).unwrap();
     g.bench_function("random probes, default block cache", |b| {
         b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>())

@@ -26,6 +26,24 @@ pub enum ProbeError {
     NoDirectory(PathBuf),
 }
 
+/// A result without depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wdl {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl From<Value> for Wdl {
+    fn from(v: Value) -> Wdl {
+        match v {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
 /// Default number of decoded blocks kept (at most about 10 KB each).
 pub const CACHE_BLOCKS: usize = 1024;
 
@@ -122,6 +140,25 @@ impl Tablebase {
         block.get((i % bs) as usize).ok_or_else(|| TableError::Corrupt {
             path: t.path.clone(),
             detail: format!("block {} has an invalid entry", key.1),
+        })
+    }
+
+    /// Win, draw or loss of a movement-phase position without its depth: reads only the
+    /// block's WLD plane (about a quarter of the data of a full probe).
+    pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
+        let (s, o) = (mover.count_ones(), opp.count_ones());
+        if s < 3 {
+            return Ok(Wdl::Loss);
+        }
+        let sub = Subspace::new(s as u8, o as u8)
+            .ok_or_else(|| ProbeError::Position(format!("the opponent has {o} stones; the game ended on the previous move")))?;
+        let i = SubspaceIndex::new(sub).index(mover, opp);
+        let t = self.table(sub)?;
+        let bs = t.header.block_size as u64;
+        Ok(match t.read_wld((i / bs) as usize, (i % bs) as usize)? {
+            0 => Wdl::Draw,
+            1 => Wdl::Win,
+            _ => Wdl::Loss,
         })
     }
 

@@ -412,6 +412,22 @@ impl TableFile {
         }
     }
 
+    /// The WLD code (0 draw, 1 win, 2 loss) of entry `offset` of block `k`, reading only
+    /// the block's WLD plane.
+    pub fn read_wld(&self, k: usize, offset: usize) -> Result<u8, TableError> {
+        let e = self.entry(k)?;
+        let len = self.block_len(k);
+        if offset >= len {
+            return Err(TableError::corrupt(&self.path, format!("entry {offset} is outside block {k}")));
+        }
+        let mut wld = Vec::new();
+        self.decompress(k, self.frame(e, false), &mut wld, len.div_ceil(4), "WLD")?;
+        match wld[offset / 4] >> (2 * (offset % 4)) & 3 {
+            3 => Err(TableError::corrupt(&self.path, format!("block {k} has an invalid WLD code"))),
+            c => Ok(c),
+        }
+    }
+
     /// Decompresses the planes of block `k`: the packed WLD plane and the depth bytes.
     /// Each zstd frame carries its own checksum, verified by the decompressor.
     pub fn read_planes(&self, k: usize) -> Result<Planes, TableError> {
