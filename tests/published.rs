@@ -5,10 +5,8 @@
 
 use morris::generate::{self, Options};
 use morris::index::SubspaceIndex;
-use morris::probe::Tablebase;
 use morris::solver::{NoProgress, Stats};
 use morris::table::{table_path, TableFile};
-use morris::verify::verify;
 use morris::{Position, Subspace, Unit, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -39,12 +37,18 @@ fn solved() -> &'static HashMap<Subspace, Vec<u8>> {
 
 #[test]
 fn forward_verification_of_every_table() {
-    let tb = Tablebase::open(db().0.path()).unwrap();
+    // Through `morris verify`, as a user runs it: every table read back through the
+    // table reader, every value checked against its successors.
     let subs: Vec<Subspace> = Unit::all_in_order().into_iter().flat_map(|u| u.members()).filter(|s| s.total() <= max_stones()).collect();
-    let outcome = verify(&tb, &subs, &NoProgress).unwrap();
-    assert_eq!(outcome.mismatch_count, 0, "{:?}", &outcome.mismatches[..outcome.mismatches.len().min(5)]);
     let positions: u64 = subs.iter().map(|&s| stats(s).positions).sum();
-    assert_eq!(outcome.checked, positions);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["verify", "--db", db().0.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains(&format!("verified {} subspaces, {positions} positions", subs.len())), "{text}");
+    assert!(text.contains(": 0 mismatches"), "{text}");
 }
 
 #[test]
