@@ -53,6 +53,8 @@ pub struct Tablebase {
     files: [OnceLock<Arc<TableFile>>; 49],
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
+    /// Whole tables decoded for placement searches, kept so that later searches start warm.
+    memory: Arc<Vec<OnceLock<Arc<Vec<u8>>>>>,
 }
 
 #[derive(Default)]
@@ -106,6 +108,7 @@ impl Tablebase {
             files: [const { OnceLock::new() }; 49],
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
+            memory: Arc::new((0..49).map(|_| OnceLock::new()).collect()),
         })
     }
 
@@ -184,13 +187,34 @@ impl Tablebase {
     }
 
     /// Solves the game from a placement-phase position: its value and every move's.
-    /// Loads every movement table the game can reach into memory.
+    /// Loads the movement tables the search reaches into memory, where they stay for
+    /// later searches.
     pub fn solve_placement(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<placement::Solution, ProbeError> {
-        let mut tables = HashMap::new();
-        for sub in MovementTables::needed(pos) {
-            tables.insert(sub, self.table(sub)?.read_all()?);
+        let tables = self.movement_tables(pos)?;
+        let solution = placement::solve(pos, &tables, progress);
+        match tables.take_error() {
+            Some(e) => Err(e.into()),
+            None => Ok(solution),
         }
-        Ok(placement::solve(pos, &MovementTables { tables }, progress))
+    }
+
+    /// In-memory movement tables for a placement search from `pos`, loaded on first use.
+    /// Fails at once, naming the table, if one the game could reach is missing or its
+    /// header is damaged.
+    pub fn movement_tables(&self, pos: &Position) -> Result<MovementTables, TableError> {
+        let mut files = HashMap::new();
+        for sub in MovementTables::needed(pos) {
+            files.insert(sub, self.table(sub)?.clone());
+        }
+        let memory = self.memory.clone();
+        Ok(MovementTables::lazy(move |sub| {
+            let cell = &memory[slot(sub)];
+            if let Some(v) = cell.get() {
+                return Ok(v.clone());
+            }
+            let v = Arc::new(files[&sub].read_all()?);
+            Ok(cell.get_or_init(|| v).clone())
+        }))
     }
 
     /// Every legal move with the position it leads to and its value for the side that

@@ -117,7 +117,7 @@ fn three_three_start_matches_brute_force_with_reference_leaves() {
     };
     let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
     let root = Position { white: 0, black: 0, white_hand: 3, black_hand: 3, to_move: Color::White };
-    let tables = MovementTables { tables: engine_tables(6) };
+    let tables = MovementTables::from_map(engine_tables(6));
     let sol = placement::solve(&root, &tables, &NoProgress);
     assert_eq!(brute.value(root), Value::Win(23));
     assert_eq!(sol.value, Value::Win(23));
@@ -128,15 +128,8 @@ fn three_three_start_matches_brute_force_with_reference_leaves() {
 
 #[test]
 fn late_placement_positions_match_brute_force() {
-    let tables = MovementTables { tables: engine_tables(8) };
-    let leaf = |m: u32, o: u32| -> Value {
-        if m.count_ones() < 3 {
-            return Value::Loss(0);
-        }
-        let sub = Subspace::new(m.count_ones() as u8, o.count_ones() as u8).unwrap();
-        let idx = morris::index::SubspaceIndex::new(sub);
-        Value::decode(tables.tables[&sub][idx.index(m, o) as usize])
-    };
+    let tables = MovementTables::from_map(engine_tables(8));
+    let leaf = |m: u32, o: u32| -> Value { tables.value(m, o) };
     let mut x = 0x1234_5678_9abc_def1u64;
     let mut rnd = |n: u64| {
         x ^= x << 13;
@@ -170,6 +163,52 @@ fn late_placement_positions_match_brute_force() {
         if let Some(best) = sol.moves.first() {
             assert_eq!(best.2, sol.value, "{root}: the best move keeps the value");
         }
+        checked += 1;
+    }
+}
+
+/// The search (alpha-beta, transposition table, parallel) against plain backward
+/// induction over every reachable position: same value and same value for every move,
+/// depths included, from empty boards and from random mid-placement positions.
+#[test]
+fn search_matches_layered_backward_induction() {
+    use morris::placement::layered;
+    let tables = MovementTables::from_map(engine_tables(8));
+    let check = |root: Position| {
+        let a = placement::solve(&root, &tables, &NoProgress);
+        let b = layered::solve(&root, &tables, &NoProgress);
+        assert_eq!(a.value, b.value, "{root}");
+        let mut am: Vec<_> = a.moves.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
+        let mut bm: Vec<_> = b.moves.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
+        am.sort_by(|x, y| x.0.cmp(&y.0));
+        bm.sort_by(|x, y| x.0.cmp(&y.0));
+        assert_eq!(am, bm, "{root}");
+    };
+    for (wk, bk) in [(3, 3), (3, 4), (4, 3), (4, 4), (5, 3), (3, 5)] {
+        check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White });
+    }
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut checked = 0;
+    while checked < 40 {
+        let (wb, bb) = (rnd(4) as u32, rnd(4) as u32);
+        let (wh, bh) = (rnd(4) as u8, rnd(4) as u8);
+        if wh + bh == 0 || wb + wh as u32 > 4 || bb + bh as u32 > 4 || wb + wh as u32 + bb + bh as u32 > 8 {
+            continue;
+        }
+        let mut pts: Vec<u32> = (0..24).collect();
+        for i in (1..24).rev() {
+            pts.swap(i, rnd(i as u64 + 1) as usize);
+        }
+        let white: u32 = pts[..wb as usize].iter().map(|&p| 1 << p).sum();
+        let black: u32 = pts[wb as usize..(wb + bb) as usize].iter().map(|&p| 1 << p).sum();
+        let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
+        check(Position { white, black, white_hand: wh, black_hand: bh, to_move });
         checked += 1;
     }
 }

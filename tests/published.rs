@@ -147,9 +147,9 @@ fn table_ii_start_values_up_to_five_stones() {
     for wk in 3..=max {
         for bk in 3..=max {
             let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
-            let tables = MovementTables {
-                tables: MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect(),
-            };
+            let tables = MovementTables::from_map(
+                MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect(),
+            );
             let sol = placement::solve(&root, &tables, &NoProgress);
             assert_eq!(sol.value, expected[wk as usize - 3][bk as usize - 3], "{wk}-{bk}");
             // The value is the best of the first moves' values.

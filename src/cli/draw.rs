@@ -1,7 +1,7 @@
 //! `morris draw`: the value of the empty board with WK and BK stones to place.
 
 use super::progress::Bars;
-use morris::placement::{self, MovementTables};
+use morris::placement::{search, MovementTables};
 use morris::probe::Tablebase;
 use morris::table::TableError;
 use morris::{Color, Position, Subspace, Value};
@@ -18,6 +18,9 @@ pub struct Args {
     /// Stones each side places, White's first (Gévay & Danner's generalised starts).
     #[arg(long, default_value = "9-9", value_name = "WK-BK", value_parser = parse_stones)]
     stones: (u8, u8),
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 1024, value_name = "MIB")]
+    tt_mib: usize,
     /// Print a JSON object as the last line.
     #[arg(long)]
     json: bool,
@@ -36,7 +39,9 @@ pub fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-pub fn load_tables(tb: &Tablebase, root: &Position, bars: &Bars) -> anyhow::Result<MovementTables> {
+/// Names every movement table the start needs that is missing, with the command
+/// that generates them.
+pub fn check_tables(tb: &Tablebase, root: &Position) -> anyhow::Result<()> {
     let needed = MovementTables::needed(root);
     let mut missing = vec![];
     for &sub in &needed {
@@ -56,12 +61,7 @@ pub fn load_tables(tb: &Tablebase, root: &Position, bars: &Bars) -> anyhow::Resu
             tb.dir().display()
         );
     }
-    let mut tables = std::collections::HashMap::new();
-    for sub in needed {
-        bars.println_if_verbose(&format!("loading {sub}"));
-        tables.insert(sub, tb.table(sub)?.read_all()?);
-    }
-    Ok(MovementTables { tables })
+    Ok(())
 }
 
 fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
@@ -74,9 +74,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
     let start = Instant::now();
     let bars = Bars::new(args.json);
-    let tables = load_tables(&tb, &root, &bars)?;
-    let solution = placement::solve(&root, &tables, &bars);
+    check_tables(&tb, &root)?;
+    let tables = tb.movement_tables(&root)?;
+    let config = search::Config { tt_bytes: args.tt_mib << 20 };
+    let solution = search::solve_with(&root, &tables, config, &bars);
     bars.finish();
+    if let Some(e) = tables.take_error() {
+        return Err(e.into());
+    }
     let secs = start.elapsed().as_secs_f64();
     let words = match solution.value {
         Value::Win(d) => format!("White wins in {d} plies"),
@@ -93,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
             .collect();
         let (r, p) = value_json(solution.value);
-        out!("{}", json!({ "stones": format!("{wk}-{bk}"), "result": r, "plies": p, "moves": moves, "seconds": secs, "positions": solution.layer_sizes.iter().sum::<usize>() }));
+        out!("{}", json!({ "stones": format!("{wk}-{bk}"), "result": r, "plies": p, "moves": moves, "seconds": secs, "nodes": solution.nodes }));
     } else {
         out!("{wk} stones for White, {bk} for Black, empty board, White to move: {words}.");
         out!("\nfirst move   value for White");
@@ -101,8 +106,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out!("{:<12} {v}", mv.to_string());
         }
         out!(
-            "\n{} placement positions (up to symmetry) in {:.1} s, peak memory {} MiB",
-            solution.layer_sizes.iter().sum::<usize>(),
+            "\n{} placement nodes searched in {:.1} s, peak memory {} MiB",
+            solution.nodes,
             secs,
             peak_rss_mib().map_or("?".into(), |m| format!("{m:.0}"))
         );

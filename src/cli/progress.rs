@@ -28,12 +28,6 @@ impl Bars {
         let _ = self.bar.lock().map(|mut b| b.take());
     }
 
-    pub fn println_if_verbose(&self, line: &str) {
-        if !self.quiet {
-            self.current.set_message(line.to_string());
-        }
-    }
-
     pub fn println(&self, line: &str) {
         if self.current.is_hidden() {
             use std::io::Write as _;

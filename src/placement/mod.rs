@@ -1,0 +1,216 @@
+//! The placement phase: positions with stones still in hand, solved exactly on top of
+//! the movement tables.
+//!
+//! Whether a side places or moves depends only on its stones in hand, and each side's
+//! hand shrinks by one on each of its turns until it is empty, so the hands and the
+//! side to move at ply `t` of a game from a given position are fixed in advance. The
+//! placement phase is therefore a DAG without cycles, and its leaves are movement
+//! positions whose exact values the tables hold.
+//!
+//! Two solvers share these definitions:
+//! - [`search`]: alpha-beta with a transposition table over the 16 symmetries. It
+//!   needs to visit only a proof tree, which is what makes the 9-9 empty board
+//!   feasible (backward induction over every reachable placement position is billions
+//!   of nodes). This is what the tool uses.
+//! - [`layered`]: plain backward induction over every reachable position, ply by ply.
+//!   It is kept as an independent check of the search on small starts.
+
+pub mod layered;
+pub mod search;
+mod tt;
+
+use crate::geometry::{closes_mill, removable, BitIter, Bits, FULL};
+use crate::index::SubspaceIndex;
+use crate::movegen::{for_each_move, Move, NONE};
+use crate::position::{Color, Position};
+use crate::subspace::Subspace;
+use crate::table::TableError;
+use crate::value::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+pub use search::solve;
+
+type Loader = dyn Fn(Subspace) -> Result<Arc<Vec<u8>>, TableError> + Send + Sync;
+
+/// Values of movement positions, by subspace, held in memory. Tables are loaded on
+/// first use, so a search touches only the subspaces its proof tree reaches.
+pub struct MovementTables {
+    tables: [[OnceLock<Arc<Vec<u8>>>; 10]; 10],
+    loader: Option<Box<Loader>>,
+    error: Mutex<Option<TableError>>,
+}
+
+impl MovementTables {
+    fn empty() -> MovementTables {
+        MovementTables {
+            tables: std::array::from_fn(|_| std::array::from_fn(|_| OnceLock::new())),
+            loader: None,
+            error: Mutex::new(None),
+        }
+    }
+
+    /// Tables already in memory (for example straight from the solver).
+    pub fn from_map(map: HashMap<Subspace, Vec<u8>>) -> MovementTables {
+        let t = MovementTables::empty();
+        for (sub, values) in map {
+            let _ = t.tables[sub.s as usize][sub.o as usize].set(Arc::new(values));
+        }
+        t
+    }
+
+    /// Tables read on first use by `load`, which must check them (`TableFile::read_all`
+    /// does). A failure is kept and reported by [`MovementTables::take_error`].
+    pub fn lazy(load: impl Fn(Subspace) -> Result<Arc<Vec<u8>>, TableError> + Send + Sync + 'static) -> MovementTables {
+        MovementTables { loader: Some(Box::new(load)), ..MovementTables::empty() }
+    }
+
+    /// The movement subspaces a game from `root` can reach once both hands are empty.
+    pub fn needed(root: &Position) -> Vec<Subspace> {
+        let w = (root.white.count_ones() + root.white_hand as u32) as u8;
+        let b = (root.black.count_ones() + root.black_hand as u32) as u8;
+        let mut out = vec![];
+        for ws in 3..=w {
+            for bs in 3..=b {
+                out.push(Subspace { s: ws, o: bs });
+                out.push(Subspace { s: bs, o: ws });
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The first error met while loading a table, if any. A search that met one has
+    /// used placeholder values and its result must be discarded.
+    pub fn take_error(&self) -> Option<TableError> {
+        self.error.lock().unwrap().take()
+    }
+
+    /// The value for the side to move of the movement position `(mover, opp)`.
+    #[inline]
+    pub fn value(&self, mover: Bits, opp: Bits) -> Value {
+        if mover.count_ones() < 3 {
+            return Value::Loss(0);
+        }
+        let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
+        let slot = &self.tables[sub.s as usize][sub.o as usize];
+        let table = match slot.get() {
+            Some(t) => t,
+            None => {
+                let loaded = match &self.loader {
+                    Some(load) => slot.get_or_init(|| {
+                        load(sub).unwrap_or_else(|e| {
+                            self.error.lock().unwrap().get_or_insert(e);
+                            Arc::new(Vec::new())
+                        })
+                    }),
+                    None => panic!("movement table {sub} was not provided"),
+                };
+                if loaded.is_empty() {
+                    return Value::Draw;
+                }
+                loaded
+            }
+        };
+        Value::decode(table[SubspaceIndex::new(sub).index(mover, opp) as usize])
+    }
+}
+
+/// Hands and side to move at one ply from the root.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ply {
+    pub white_hand: u8,
+    pub black_hand: u8,
+    pub to_move: Color,
+}
+
+impl Ply {
+    pub fn next(self) -> Ply {
+        let mut p = self;
+        match self.to_move {
+            Color::White if p.white_hand > 0 => p.white_hand -= 1,
+            Color::Black if p.black_hand > 0 => p.black_hand -= 1,
+            _ => {}
+        }
+        p.to_move = self.to_move.other();
+        p
+    }
+    pub fn mover_hand(self) -> u8 {
+        if self.to_move == Color::White { self.white_hand } else { self.black_hand }
+    }
+    pub fn is_movement(self) -> bool {
+        self.white_hand == 0 && self.black_hand == 0
+    }
+    /// The plies of a game from `root` up to and including the first movement ply.
+    pub fn schedule(root: &Position) -> Vec<Ply> {
+        let mut plies = vec![Ply { white_hand: root.white_hand, black_hand: root.black_hand, to_move: root.to_move }];
+        while !plies.last().unwrap().is_movement() {
+            let next = plies.last().unwrap().next();
+            plies.push(next);
+        }
+        plies
+    }
+    /// (white, black) from (mover, opponent) at this ply.
+    pub fn colours(self, mover: Bits, opp: Bits) -> (Bits, Bits) {
+        if self.to_move == Color::White { (mover, opp) } else { (opp, mover) }
+    }
+}
+
+/// Calls `f(move, mover_after, opp_after)` for every move of the side to move at a ply
+/// (placements while it has stones in hand, moves after), from its own point of view.
+pub(crate) fn for_each_ply_move(ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
+    if ply.mover_hand() == 0 {
+        for_each_move(mover, opp, |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        return;
+    }
+    let empty = !(mover | opp) & FULL;
+    let rem = removable(opp);
+    for to in BitIter(empty) {
+        let after = mover | 1 << to;
+        if closes_mill(after, to) {
+            for r in BitIter(rem) {
+                f(Move { from: NONE, to: to as u8, capture: r as u8 }, after, opp & !(1 << r));
+            }
+        } else {
+            f(Move { from: NONE, to: to as u8, capture: NONE }, after, opp);
+        }
+    }
+}
+
+/// The terminal value of a position before any move, if the game is already over.
+pub(crate) fn terminal(ply: Ply, mover: Bits) -> Option<Value> {
+    if mover.count_ones() + (ply.mover_hand() as u32) < 3 {
+        Some(Value::Loss(0))
+    } else {
+        None
+    }
+}
+
+/// The result of solving the game from one root.
+pub struct Solution {
+    pub value: Value,
+    /// Every legal move from the root with the position it leads to and its value for
+    /// the side that plays it, best first.
+    pub moves: Vec<(Move, Position, Value)>,
+    /// Placement positions (up to symmetry) the solver evaluated.
+    pub nodes: u64,
+}
+
+/// A root that is already a movement position: its value and its moves' come straight
+/// from the tables.
+pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solution {
+    let (m, o) = (root.mover(), root.opponent());
+    let mut moves = Vec::new();
+    if m.count_ones() >= 3 {
+        for_each_move(m, o, |mv, cm, co| {
+            moves.push((mv, Position::movement(root.to_move.other(), cm, co), tables.value(cm, co).parent()))
+        });
+    }
+    sort_moves(&mut moves);
+    Solution { value: tables.value(m, o), moves, nodes: 0 }
+}
+
+pub(crate) fn sort_moves(moves: &mut [(Move, Position, Value)]) {
+    moves.sort_by_key(|(mv, _, v)| (-v.goodness(), mv.from, mv.to, mv.capture));
+}

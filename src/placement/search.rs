@@ -1,0 +1,342 @@
+//! Exact alpha-beta search of the placement phase over the movement tables.
+//!
+//! Scores are `Value::goodness`: a win in `d` is `100_000 - d`, a loss in `d` is
+//! `-100_000 + d`, a draw `0`. A child's score `g` is worth `shrink(-g)` to its parent
+//! (one ply further from the end), and `shrink` is monotone, so alpha-beta with windows
+//! mapped through `grow` is exact on depths as well as on results. No score lies
+//! strictly between -1 and 1 except the draw, so one search with the window (-1, 1)
+//! settles win/draw/loss; a second one, on the winning or losing side only, finds the
+//! depth. Bounds go to a transposition table keyed by the position up to the 16
+//! symmetries and the ply, so transpositions of placement order, which are the rule in
+//! this phase, are searched once.
+//!
+//! Move ordering: a child whose table entry already cuts off is taken without search
+//! (enhanced transposition cutoff); then captures, moves that block a mill the
+//! opponent threatens, and moves that make a two-in-a-row, each with a history bonus.
+//! Near the root, children after the first are searched in parallel (young brothers
+//! wait), sharing the table.
+
+use super::tt::{Bounds, Tt};
+use super::{for_each_ply_move, movement_root, sort_moves, terminal, MovementTables, Ply, Solution};
+use crate::geometry::{Bits, FULL, POINT_MILLS};
+use crate::index::SetOrbits;
+use crate::position::Position;
+use crate::solver::Progress;
+use crate::value::Value;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+
+const INF: i32 = 1_000_000;
+/// Score of a win in one ply, the best there is.
+const WIN_NOW: i32 = 99_999;
+/// Nodes this close to the root search their later children in parallel.
+const PARALLEL_PLIES: usize = 4;
+
+#[inline]
+fn grow(x: i32) -> i32 {
+    x + x.signum()
+}
+
+#[inline]
+fn shrink(x: i32) -> i32 {
+    x - x.signum()
+}
+
+/// Solver settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Transposition table size in bytes.
+    pub tt_bytes: usize,
+}
+
+impl Config {
+    /// A table sized to the placement plies left from `root`: touching fresh memory
+    /// costs time (the OS zeroes it), so small searches get small tables.
+    pub fn for_root(root: &Position) -> Config {
+        let plies = Ply::schedule(root).len() - 1;
+        Config { tt_bytes: 1 << (16 + 2 * plies.min(7)) }
+    }
+}
+
+struct Child {
+    mover: Bits,
+    opp: Bits,
+    key: u64,
+    order: i32,
+}
+
+pub struct Searcher<'a> {
+    plies: Vec<Ply>,
+    /// Index of the first movement ply.
+    last: usize,
+    tables: &'a MovementTables,
+    tt: Tt,
+    nodes: AtomicU64,
+    /// Cutoffs per (ply, destination point), for move ordering.
+    history: Vec<AtomicU64>,
+    progress: &'a dyn Progress,
+}
+
+/// The transposition key of the node at ply `t` with `mover` to move: the position up to
+/// symmetry, the mover's stone count (orbit numbers are per count) and the ply.
+#[inline]
+fn key(t: usize, mover: Bits, opp: Bits) -> u64 {
+    let k = mover.count_ones();
+    let (orbit, b) = SetOrbits::get(k as usize).canonical_pair(mover, opp);
+    (t as u64 + 1) << 48 | (k as u64) << 43 | (orbit as u64) << 24 | b as u64
+}
+
+/// Points where `side` would close a mill by adding one stone.
+#[inline]
+fn mill_threats(side: Bits, empty: Bits) -> Bits {
+    let mut out = 0;
+    let mut e = empty;
+    while e != 0 {
+        let p = e.trailing_zeros() as usize;
+        e &= e - 1;
+        let [m1, m2] = POINT_MILLS[p];
+        let (r1, r2) = (m1 & !(1 << p), m2 & !(1 << p));
+        if side & r1 == r1 || side & r2 == r2 {
+            out |= 1 << p;
+        }
+    }
+    out
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(root: &Position, tables: &'a MovementTables, config: Config, progress: &'a dyn Progress) -> Searcher<'a> {
+        let plies = Ply::schedule(root);
+        let last = plies.len() - 1;
+        Searcher {
+            history: (0..plies.len() * 24).map(|_| AtomicU64::new(0)).collect(),
+            plies,
+            last,
+            tables,
+            tt: Tt::new(config.tt_bytes),
+            nodes: AtomicU64::new(0),
+            progress,
+        }
+    }
+
+    /// The exact score of the node at ply `t` for its side to move.
+    pub fn exact(&self, t: usize, mover: Bits, opp: Bits) -> i32 {
+        if t == self.last {
+            return self.tables.value(mover, opp).goodness();
+        }
+        if let Some(v) = terminal(self.plies[t], mover) {
+            return v.goodness();
+        }
+        let k = key(t, mover, opp);
+        let v = self.search(t, mover, opp, k, -1, 1);
+        if v > 0 {
+            self.search(t, mover, opp, k, 0, INF)
+        } else if v < 0 {
+            self.search(t, mover, opp, k, -INF, 0)
+        } else {
+            v
+        }
+    }
+
+    /// Fail-soft alpha-beta: the exact score if it lies strictly inside (alpha, beta),
+    /// else a bound on the same side of the window. The node is not terminal and `t`
+    /// is a placement-phase ply.
+    fn search(&self, t: usize, mover: Bits, opp: Bits, key: u64, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes.fetch_add(1, Relaxed);
+        if let Some(b) = self.tt.get(key) {
+            if b.lower >= beta || b.lower == b.upper {
+                return b.lower;
+            }
+            if b.upper <= alpha {
+                return b.upper;
+            }
+            alpha = alpha.max(b.lower);
+            beta = beta.min(b.upper);
+        }
+        let (ply, next) = (self.plies[t], self.plies[t + 1]);
+        let mut children = Vec::with_capacity(64);
+        let empty = !(mover | opp) & FULL;
+        let (threats, mine) = (mill_threats(opp, empty), mill_threats(mover, empty));
+        let mut best = -INF;
+        let mut moved_to = Vec::with_capacity(64);
+        for_each_ply_move(ply, mover, opp, |mv, after, opp_after| {
+            let mut order = 0;
+            if opp_after != opp {
+                order += 4000;
+            }
+            if threats >> mv.to & 1 != 0 {
+                order += 2000;
+            }
+            if mine >> mv.to & 1 != 0 {
+                order += 500;
+            }
+            children.push(Child { mover: opp_after, opp: after, key: 0, order });
+            moved_to.push(mv.to);
+        });
+        if children.is_empty() {
+            // Only a side that moves can be without a move: it is blocked and loses.
+            let v = Value::Loss(0).goodness();
+            self.tt.put(key, t as u32, Bounds { lower: v, upper: v });
+            return v;
+        }
+        if t + 1 == self.last {
+            // Children are movement positions: their values are in the tables.
+            for c in &children {
+                let v = shrink(-self.tables.value(c.mover, c.opp).goodness());
+                if v > best {
+                    best = v;
+                    if best >= beta {
+                        break;
+                    }
+                }
+            }
+            self.store(key, t, best, alpha, beta);
+            return best;
+        }
+        let hist = &self.history[t * 24..t * 24 + 24];
+        let mut floor = -INF;
+        let mut kept = Vec::with_capacity(children.len());
+        for (mut c, to) in children.into_iter().zip(moved_to) {
+            if terminal(next, c.mover).is_some() {
+                self.store(key, t, WIN_NOW, WIN_NOW, INF);
+                return WIN_NOW;
+            }
+            c.key = self::key(t + 1, c.mover, c.opp);
+            if let Some(b) = self.tt.get(c.key) {
+                let (at_least, at_most) = (shrink(-b.upper), shrink(-b.lower));
+                if at_least >= beta {
+                    self.store(key, t, at_least, alpha, beta);
+                    return at_least;
+                }
+                if at_most <= alpha {
+                    // Cannot raise alpha; it still bounds the result from above.
+                    floor = floor.max(at_most);
+                    continue;
+                }
+                if b.upper < INF {
+                    // A proven floor for the parent: the higher, the sooner.
+                    c.order += 8000 + at_least.clamp(-100_000, 100_000) / 32;
+                }
+            }
+            c.order += (hist[to as usize].load(Relaxed).min(1 << 20) as i32) / 1024;
+            kept.push((c, to));
+        }
+        best = best.max(floor);
+        kept.sort_by_key(|(c, _)| -c.order);
+        let parallel = t < PARALLEL_PLIES && kept.len() > 1;
+        let mut rest = &kept[..];
+        if parallel {
+            // Young brothers wait: the first child narrows the window for the others.
+            let (c, to) = &kept[0];
+            let v = shrink(-self.search(t + 1, c.mover, c.opp, c.key, -grow(beta), -grow(alpha.max(best))));
+            best = best.max(v);
+            if best >= beta {
+                hist[*to as usize].fetch_add(1 << (self.last - t), Relaxed);
+            }
+            self.tick(t);
+            rest = &kept[1..];
+        }
+        if best < beta {
+            if parallel {
+                let shared = AtomicI32::new(best);
+                rest.par_iter().for_each(|(c, to)| {
+                    let now = shared.load(Relaxed);
+                    if now < beta {
+                        let v = shrink(-self.search(t + 1, c.mover, c.opp, c.key, -grow(beta), -grow(alpha.max(now))));
+                        if shared.fetch_max(v, Relaxed) < beta && v >= beta {
+                            hist[*to as usize].fetch_add(1 << (self.last - t), Relaxed);
+                        }
+                    }
+                    self.tick(t);
+                });
+                best = shared.into_inner();
+            } else {
+                for (c, to) in rest {
+                    let v = shrink(-self.search(t + 1, c.mover, c.opp, c.key, -grow(beta), -grow(alpha.max(best))));
+                    if v > best {
+                        best = v;
+                        if best >= beta {
+                            hist[*to as usize].fetch_add(1 << (self.last - t), Relaxed);
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        self.store(key, t, best, alpha, beta);
+        best
+    }
+
+    fn tick(&self, t: usize) {
+        if t == 1 {
+            self.progress.advance(1);
+        }
+    }
+
+    fn store(&self, key: u64, t: usize, best: i32, alpha: i32, beta: i32) {
+        let b = if best >= beta {
+            Bounds { lower: best, upper: INF }
+        } else if best <= alpha {
+            Bounds { lower: -INF, upper: best }
+        } else {
+            Bounds { lower: best, upper: best }
+        };
+        self.tt.put(key, t as u32, b);
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+}
+
+/// Solves the game from `root` exactly: its value and every legal move's, with depths.
+/// Tables that `MovementTables::needed(root)` lists may be read.
+pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) -> Solution {
+    solve_with(root, tables, Config::for_root(root), progress)
+}
+
+pub fn solve_with(root: &Position, tables: &MovementTables, config: Config, progress: &dyn Progress) -> Solution {
+    if root.is_movement() {
+        return movement_root(root, tables);
+    }
+    let searcher = Searcher::new(root, tables, config, progress);
+    let (ply, next) = (searcher.plies[0], searcher.plies[1]);
+    let (m, o) = (root.mover(), root.opponent());
+    if terminal(ply, m).is_some() {
+        return Solution { value: Value::Loss(0), moves: vec![], nodes: 0 };
+    }
+    let mut moves = vec![];
+    for_each_ply_move(ply, m, o, |mv, after, opp_after| moves.push((mv, after, opp_after)));
+    // Symmetric first moves lead to the same child; solve each distinct child once.
+    let mut keyed: Vec<(u64, Bits, Bits)> = moves.iter().map(|&(_, a, oa)| (key(1, oa, a), oa, a)).collect();
+    keyed.sort_unstable();
+    keyed.dedup_by_key(|k| k.0);
+    let work: u64 = keyed.iter().map(|&(_, cm, co)| {
+        let mut n = 0;
+        if 1 < searcher.last && terminal(next, cm).is_none() {
+            for_each_ply_move(next, cm, co, |_, _, _| n += 1);
+        }
+        n
+    }).sum();
+    progress.begin("placement search", work);
+    let scores: Vec<(u64, i32)> = keyed.par_iter().map(|&(k, cm, co)| (k, searcher.exact(1, cm, co))).collect();
+    let mut out = Vec::with_capacity(moves.len());
+    for (mv, after, opp_after) in moves {
+        let k = key(1, opp_after, after);
+        let g = scores[scores.binary_search_by_key(&k, |s| s.0).unwrap()].1;
+        let (w, b) = next.colours(opp_after, after);
+        let pos = Position { white: w, black: b, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move };
+        out.push((mv, pos, from_goodness(g).parent()));
+    }
+    sort_moves(&mut out);
+    let value = out.first().map_or(Value::Loss(0), |m| m.2);
+    Solution { value, moves: out, nodes: searcher.nodes() }
+}
+
+/// The value with this goodness score.
+fn from_goodness(g: i32) -> Value {
+    match g {
+        0 => Value::Draw,
+        g if g > 0 => Value::Win((100_000 - g) as u16),
+        g => Value::Loss((g + 100_000) as u16),
+    }
+}
