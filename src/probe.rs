@@ -54,7 +54,7 @@ pub struct Tablebase {
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
     /// Whole tables decoded for placement searches, kept so that later searches start warm.
-    memory: Arc<Vec<OnceLock<Arc<Vec<u8>>>>>,
+    memory: Arc<Vec<OnceLock<placement::Values>>>,
 }
 
 #[derive(Default)]
@@ -212,7 +212,7 @@ impl Tablebase {
             if let Some(v) = cell.get() {
                 return Ok(v.clone());
             }
-            let v = Arc::new(files[&sub].read_all()?);
+            let v: placement::Values = Arc::new(files[&sub].read_all_mapped()?);
             Ok(cell.get_or_init(|| v).clone())
         }))
     }

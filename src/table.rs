@@ -141,6 +141,40 @@ impl Planes {
     }
 }
 
+/// How to decode one byte of a WLD plane (four 2-bit codes).
+struct DecodeByte {
+    /// Offset of each entry's depth byte from the first depth byte of the four.
+    at: [u8; 4],
+    /// 0xff where the entry is a win (resp. a loss).
+    win: [u8; 4],
+    loss: [u8; 4],
+    /// Decided entries among the four.
+    count: u8,
+    /// Whether a code is 3, which no table contains.
+    bad: bool,
+}
+
+static DECODE: [DecodeByte; 256] = {
+    let mut t = [const { DecodeByte { at: [0; 4], win: [0; 4], loss: [0; 4], count: 0, bad: false } }; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut i = 0;
+        let mut n = 0u8;
+        while i < 4 {
+            let c = (x >> (2 * i)) & 3;
+            t[x].at[i] = n;
+            t[x].win[i] = if c == 1 { 0xff } else { 0 };
+            t[x].loss[i] = if c == 2 { 0xff } else { 0 };
+            t[x].bad |= c == 3;
+            n += (c != 0) as u8;
+            i += 1;
+        }
+        t[x].count = n;
+        x += 1;
+    }
+    t
+};
+
 /// The 2-bit WLD code of a value byte.
 #[inline(always)]
 fn wld_code(b: u8) -> u8 {
@@ -448,24 +482,48 @@ impl TableFile {
 
     /// Decompresses block `k` into its value bytes (`out` is resized) and checks its checksum.
     pub fn read_block(&self, k: usize, out: &mut Vec<u8>) -> Result<(), TableError> {
+        out.clear();
+        out.resize(self.block_len(k), 0);
+        self.decode_block(k, out)
+    }
+
+    /// Decodes block `k` into `out` (exactly the block's length) and checks its checksum.
+    fn decode_block(&self, k: usize, out: &mut [u8]) -> Result<(), TableError> {
+        thread_local! {
+            static BUF: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+        }
         let e = self.entry(k)?;
         let len = self.block_len(k);
-        let mut wld = Vec::new();
-        self.decompress(k, self.frame(e, false), &mut wld, len.div_ceil(4), "WLD")?;
-        let decided = (0..len).filter(|&i| wld[i / 4] >> (2 * (i % 4)) & 3 != 0).count();
-        let mut depth = Vec::new();
-        self.decompress(k, self.frame(e, true), &mut depth, decided, "depth")?;
-        out.clear();
-        out.reserve(len);
-        let mut d = depth.iter();
-        for i in 0..len {
-            out.push(match wld[i / 4] >> (2 * (i % 4)) & 3 {
-                0 => 0,
-                1 => d.next().unwrap().saturating_add(1),
-                2 => d.next().unwrap() | 128,
-                _ => return Err(TableError::corrupt(&self.path, format!("block {k} has an invalid WLD code"))),
-            });
-        }
+        debug_assert_eq!(out.len(), len);
+        BUF.with(|b| {
+            let (wld, depth) = &mut *b.borrow_mut();
+            self.decompress(k, self.frame(e, false), wld, len.div_ceil(4), "WLD")?;
+            let decided: usize = wld.iter().map(|&x| ((x | x >> 1) & 0x55).count_ones() as usize).sum();
+            self.decompress(k, self.frame(e, true), depth, decided, "depth")?;
+            // Table-driven and branch-free: tables mix wins, draws and losses with no
+            // pattern a branch predictor could learn.
+            depth.resize(decided + 4, 0);
+            let (mut d, mut bad) = (0usize, false);
+            for (q, &x) in wld.iter().enumerate() {
+                let dst = &mut out[4 * q..(4 * q + 4).min(len)];
+                let lut = &DECODE[x as usize];
+                let ds: &[u8; 4] = depth[d..d + 4].try_into().unwrap();
+                for (i, v) in dst.iter_mut().enumerate() {
+                    let dv = ds[lut.at[i] as usize & 3];
+                    *v = lut.win[i] & dv.saturating_add(1) | lut.loss[i] & (dv | 128);
+                }
+                bad |= lut.bad;
+                d += lut.count as usize;
+            }
+            if bad {
+                return Err(TableError::corrupt(&self.path, format!("block {k} has an invalid WLD code")));
+            }
+            // Entries past the end of the block must be 0 (draw padding).
+            if len % 4 != 0 && wld.last().is_some_and(|&x| x >> (2 * (len % 4)) != 0) {
+                return Err(TableError::corrupt(&self.path, format!("block {k} has codes past its end")));
+            }
+            Ok(())
+        })?;
         if xxh3_64(out) != e.hash {
             return Err(TableError::corrupt(&self.path, format!("block {k} checksum mismatch")));
         }
@@ -475,12 +533,23 @@ impl TableFile {
     /// Decompresses the whole table, checking every block and the content checksum.
     pub fn read_all(&self) -> Result<Vec<u8>, TableError> {
         let mut out = vec![0u8; self.header.entries as usize];
-        out.par_chunks_mut(self.header.block_size as usize).enumerate().try_for_each(|(k, chunk)| {
-            let mut buf = Vec::new();
-            self.read_block(k, &mut buf)?;
-            chunk.copy_from_slice(&buf);
-            Ok::<(), TableError>(())
-        })?;
+        self.read_all_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Like `read_all`, into anonymous memory backed by huge pages where the OS offers
+    /// them: random lookups into a multi-gigabyte table then miss the TLB far less.
+    pub fn read_all_mapped(&self) -> Result<memmap2::MmapMut, TableError> {
+        let len = (self.header.entries as usize).max(1);
+        let mut map = memmap2::MmapMut::map_anon(len).map_err(|source| TableError::Io { path: self.path.clone(), source })?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        self.read_all_into(&mut map[..self.header.entries as usize])?;
+        Ok(map)
+    }
+
+    fn read_all_into(&self, out: &mut [u8]) -> Result<(), TableError> {
+        out.par_chunks_mut(self.header.block_size as usize).enumerate().try_for_each(|(k, chunk)| self.decode_block(k, chunk))?;
         let mut content = Xxh3::new();
         for e in &self.index {
             content.update(&e.hash.to_le_bytes());
@@ -488,7 +557,7 @@ impl TableFile {
         if content.digest() != self.header.content_hash {
             return Err(TableError::corrupt(&self.path, "content checksum mismatch"));
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Compressed bytes of the WLD planes and of the depth planes.

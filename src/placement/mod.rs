@@ -31,12 +31,14 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 pub use search::solve;
 
-type Loader = dyn Fn(Subspace) -> Result<Arc<Vec<u8>>, TableError> + Send + Sync;
+/// A whole table's value bytes: a `Vec<u8>`, or memory mapped with huge pages.
+pub type Values = Arc<dyn AsRef<[u8]> + Send + Sync>;
+type Loader = dyn Fn(Subspace) -> Result<Values, TableError> + Send + Sync;
 
 /// Values of movement positions, by subspace, held in memory. Tables are loaded on
 /// first use, so a search touches only the subspaces its proof tree reaches.
 pub struct MovementTables {
-    tables: [[OnceLock<Arc<Vec<u8>>>; 10]; 10],
+    tables: [[OnceLock<Values>; 10]; 10],
     loader: Option<Box<Loader>>,
     error: Mutex<Option<TableError>>,
 }
@@ -61,7 +63,7 @@ impl MovementTables {
 
     /// Tables read on first use by `load`, which must check them (`TableFile::read_all`
     /// does). A failure is kept and reported by [`MovementTables::take_error`].
-    pub fn lazy(load: impl Fn(Subspace) -> Result<Arc<Vec<u8>>, TableError> + Send + Sync + 'static) -> MovementTables {
+    pub fn lazy(load: impl Fn(Subspace) -> Result<Values, TableError> + Send + Sync + 'static) -> MovementTables {
         MovementTables { loader: Some(Box::new(load)), ..MovementTables::empty() }
     }
 
@@ -95,18 +97,19 @@ impl MovementTables {
         }
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
         let slot = &self.tables[sub.s as usize][sub.o as usize];
-        let table = match slot.get() {
-            Some(t) => t,
+        let table: &[u8] = match slot.get() {
+            Some(t) => (**t).as_ref(),
             None => {
                 let loaded = match &self.loader {
                     Some(load) => slot.get_or_init(|| {
                         load(sub).unwrap_or_else(|e| {
                             self.error.lock().unwrap().get_or_insert(e);
-                            Arc::new(Vec::new())
+                            Arc::new(Vec::new()) as Values
                         })
                     }),
                     None => panic!("movement table {sub} was not provided"),
                 };
+                let loaded = (**loaded).as_ref();
                 if loaded.is_empty() {
                     return Value::Draw;
                 }
