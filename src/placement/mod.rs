@@ -92,32 +92,53 @@ impl MovementTables {
     /// The value for the side to move of the movement position `(mover, opp)`.
     #[inline]
     pub fn value(&self, mover: Bits, opp: Bits) -> Value {
+        Self::read(self.locate(mover, opp))
+    }
+
+    /// Where the value of `(mover, opp)` is stored, so that a caller can prefetch many
+    /// before reading any. `None` when the side to move is down to two stones.
+    #[inline]
+    pub fn locate(&self, mover: Bits, opp: Bits) -> Option<&u8> {
         if mover.count_ones() < 3 {
-            return Value::Loss(0);
+            return None;
         }
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
-        let slot = &self.tables[sub.s as usize][sub.o as usize];
-        let table: &[u8] = match slot.get() {
-            Some(t) => (**t).as_ref(),
-            None => {
-                let loaded = match &self.loader {
-                    Some(load) => slot.get_or_init(|| {
-                        load(sub).unwrap_or_else(|e| {
-                            self.error.lock().unwrap().get_or_insert(e);
-                            Arc::new(Vec::new()) as Values
-                        })
-                    }),
-                    None => panic!("movement table {sub} was not provided"),
-                };
-                let loaded = (**loaded).as_ref();
-                if loaded.is_empty() {
-                    return Value::Draw;
-                }
-                loaded
-            }
-        };
-        Value::decode(table[SubspaceIndex::new(sub).index(mover, opp) as usize])
+        let table = self.table(sub);
+        // An empty table stands for one that failed to load (see `take_error`).
+        table.get(SubspaceIndex::new(sub).index(mover, opp) as usize).or(Some(&0))
     }
+
+    /// The value at a place `locate` returned.
+    #[inline]
+    pub fn read(at: Option<&u8>) -> Value {
+        at.map_or(Value::Loss(0), |&b| Value::decode(b))
+    }
+
+    fn table(&self, sub: Subspace) -> &[u8] {
+        let slot = &self.tables[sub.s as usize][sub.o as usize];
+        if let Some(t) = slot.get() {
+            return (**t).as_ref();
+        }
+        let load = self.loader.as_ref().unwrap_or_else(|| panic!("movement table {sub} was not provided"));
+        let loaded = slot.get_or_init(|| {
+            load(sub).unwrap_or_else(|e| {
+                self.error.lock().unwrap().get_or_insert(e);
+                Arc::new(Vec::new()) as Values
+            })
+        });
+        (**loaded).as_ref()
+    }
+}
+
+/// Asks the CPU to start loading the cache line holding `at`.
+#[inline(always)]
+pub(crate) fn prefetch<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(at as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
 }
 
 /// Hands and side to move at one ply from the root.

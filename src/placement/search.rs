@@ -17,7 +17,7 @@
 //! wait), sharing the table.
 
 use super::tt::{Bounds, Tt};
-use super::{for_each_ply_move, movement_root, sort_moves, terminal, MovementTables, Ply, Solution};
+use super::{prefetch, for_each_ply_move, movement_root, sort_moves, terminal, MovementTables, Ply, Solution};
 use crate::geometry::{Bits, FULL, POINT_MILLS};
 use crate::index::SetOrbits;
 use crate::position::Position;
@@ -179,9 +179,18 @@ impl<'a> Searcher<'a> {
             return v;
         }
         if t + 1 == self.last {
-            // Children are movement positions: their values are in the tables.
-            for c in &children {
-                let v = shrink(-self.tables.value(c.mover, c.opp).goodness());
+            // Children are movement positions: their values are in the tables. Locate
+            // them all first so that their cache misses overlap.
+            children.sort_unstable_by_key(|c| -c.order);
+            let at: Vec<Option<&u8>> = children.iter().map(|c| {
+                let at = self.tables.locate(c.mover, c.opp);
+                if let Some(p) = at {
+                    prefetch(p);
+                }
+                at
+            }).collect();
+            for a in at {
+                let v = shrink(-MovementTables::read(a).goodness());
                 if v > best {
                     best = v;
                     if best >= beta {
@@ -195,12 +204,15 @@ impl<'a> Searcher<'a> {
         let hist = &self.history[t * 24..t * 24 + 24];
         let mut floor = -INF;
         let mut kept = Vec::with_capacity(children.len());
+        for c in children.iter_mut() {
+            c.key = self::key(t + 1, c.mover, c.opp);
+            self.tt.prefetch(c.key);
+        }
         for (mut c, to) in children.into_iter().zip(moved_to) {
             if terminal(next, c.mover).is_some() {
                 self.store(key, t, WIN_NOW, WIN_NOW, INF);
                 return WIN_NOW;
             }
-            c.key = self::key(t + 1, c.mover, c.opp);
             if let Some(b) = self.tt.get(c.key) {
                 let (at_least, at_most) = (shrink(-b.upper), shrink(-b.lower));
                 if at_least >= beta {

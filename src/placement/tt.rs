@@ -8,6 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+
 const WAYS: usize = 4;
 /// Bounds are stored offset by this, in 21 bits each.
 const OFFSET: i32 = 1 << 20;
@@ -17,7 +18,7 @@ const MASK: u64 = (1 << 21) - 1;
 struct Bucket([AtomicU64; 2 * WAYS]);
 
 pub struct Tt {
-    buckets: Vec<Bucket>,
+    map: memmap2::MmapMut,
     mask: u64,
 }
 
@@ -45,19 +46,14 @@ fn mix(k: u64) -> u64 {
     k ^ (k >> 33)
 }
 
-/// `n` empty buckets from zeroed memory, which the OS maps lazily: a large table that
-/// a small search barely touches costs almost nothing.
-fn zeroed(n: usize) -> Vec<Bucket> {
-    let layout = std::alloc::Layout::array::<Bucket>(n).expect("table size fits in memory");
-    // SAFETY: all-zero bytes are a valid `Bucket` (atomics of 0); the pointer comes from
-    // the global allocator with exactly the layout `Vec<Bucket>` of capacity `n` uses.
-    unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout) as *mut Bucket;
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Vec::from_raw_parts(ptr, n, n)
-    }
+/// `n` empty buckets in zeroed anonymous memory, which the OS maps lazily (a large
+/// table that a small search barely touches costs almost nothing) and backs with huge
+/// pages where it can (random probes then miss the TLB far less).
+fn zeroed(n: usize) -> memmap2::MmapMut {
+    let map = memmap2::MmapMut::map_anon(n * std::mem::size_of::<Bucket>()).expect("memory for the transposition table");
+    #[cfg(target_os = "linux")]
+    let _ = map.advise(memmap2::Advice::HugePage);
+    map
 }
 
 impl Tt {
@@ -65,11 +61,25 @@ impl Tt {
     pub fn new(bytes: usize) -> Tt {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
-        Tt { buckets: zeroed(n), mask: n as u64 - 1 }
+        Tt { map: zeroed(n), mask: n as u64 - 1 }
     }
 
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: the map is page-aligned, a multiple of the bucket size long, and
+        // all-zero bytes (what a fresh map holds) are valid atomics; every later write
+        // goes through those atomics.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const Bucket, self.mask as usize + 1) }
+    }
+
+    #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
-        &self.buckets[(mix(key) & self.mask) as usize]
+        &self.buckets()[(mix(key) & self.mask) as usize]
+    }
+
+    /// Starts loading the bucket of `key` into the cache.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        super::prefetch(self.bucket(key));
     }
 
     /// The bounds stored for `key`, if any. `key` must be non-zero.
