@@ -47,6 +47,9 @@ impl From<Value> for Wdl {
 /// Default number of decoded blocks kept (at most about 10 KB each).
 pub const CACHE_BLOCKS: usize = 1024;
 
+/// Size of the transposition table that placement probes share.
+pub const PLACEMENT_TT_BYTES: usize = 1 << 30;
+
 /// A directory of tables, opened lazily. `Send + Sync`: share it between threads.
 pub struct Tablebase {
     dir: PathBuf,
@@ -55,6 +58,8 @@ pub struct Tablebase {
     cache_blocks: usize,
     /// Whole tables decoded for placement searches, kept so that later searches start warm.
     memory: Arc<Vec<OnceLock<placement::Values>>>,
+    /// What placement searches have learned, shared by all of them.
+    tt: OnceLock<placement::Tt>,
 }
 
 #[derive(Default)]
@@ -109,6 +114,7 @@ impl Tablebase {
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
             memory: Arc::new((0..49).map(|_| OnceLock::new()).collect()),
+            tt: OnceLock::new(),
         })
     }
 
@@ -191,7 +197,9 @@ impl Tablebase {
     /// later searches.
     pub fn solve_placement(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<placement::Solution, ProbeError> {
         let tables = self.movement_tables(pos)?;
-        let solution = placement::solve(pos, &tables, progress);
+        // Mapped lazily: only the entries searches touch take memory.
+        let tt = self.tt.get_or_init(|| placement::Tt::new(PLACEMENT_TT_BYTES));
+        let solution = placement::search::solve_in(pos, &tables, tt, progress);
         match tables.take_error() {
             Some(e) => Err(e.into()),
             None => Ok(solution),
@@ -215,6 +223,16 @@ impl Tablebase {
             let v: placement::Values = Arc::new(files[&sub].read_all_mapped()?);
             Ok(cell.get_or_init(|| v).clone())
         }))
+    }
+
+    /// The value of a position and of every legal move from it (best first), with the
+    /// positions the moves lead to: one search for a placement-phase position.
+    pub fn evaluate(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<(Value, Vec<(Move, Position, Value)>), ProbeError> {
+        if !pos.is_movement() {
+            let s = self.solve_placement(pos, progress)?;
+            return Ok((s.value, s.moves));
+        }
+        Ok((self.probe(pos)?, self.probe_moves(pos)?))
     }
 
     /// Every legal move with the position it leads to and its value for the side that

@@ -76,8 +76,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bars = Bars::new(args.json);
     check_tables(&tb, &root)?;
     let tables = tb.movement_tables(&root)?;
-    let config = search::Config { tt_bytes: args.tt_mib << 20 };
-    let solution = search::solve_with(&root, &tables, config, &bars);
+    let tt = search::Tt::new(args.tt_mib << 20);
+    let solution = search::solve_in(&root, &tables, &tt, &bars);
     bars.finish();
     if let Some(e) = tables.take_error() {
         return Err(e.into());

@@ -1,6 +1,9 @@
 //! `morris probe`.
 
 use super::board::diagram;
+use super::progress::Bars;
+use morris::solver::NoProgress;
+use std::time::Instant;
 use morris::probe::Tablebase;
 use morris::{Color, Position, Value};
 use serde_json::json;
@@ -44,20 +47,21 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
 }
 
 fn probe_json(tb: &Tablebase, pos: &Position, with_moves: bool) -> anyhow::Result<serde_json::Value> {
-    let v = tb.probe(pos)?;
+    let start = Instant::now();
+    let (v, moves) = if with_moves || !pos.is_movement() { tb.evaluate(pos, &NoProgress)? } else { (tb.probe(pos)?, vec![]) };
     let (result, plies) = value_json(v);
     let mut obj = json!({ "position": pos.to_string(), "result": result, "plies": plies });
     if with_moves {
-        let moves: Vec<serde_json::Value> = tb
-            .probe_moves(pos)?
+        let moves: Vec<serde_json::Value> = moves
             .into_iter()
-            .map(|(mv, _, v)| {
+            .map(|(mv, child, v)| {
                 let (r, p) = value_json(v);
-                json!({ "move": mv.to_string(), "result": r, "plies": p })
+                json!({ "move": mv.to_string(), "result": r, "plies": p, "position": child.to_string() })
             })
             .collect();
         obj["moves"] = json!(moves);
     }
+    obj["seconds"] = json!(start.elapsed().as_secs_f64());
     Ok(obj)
 }
 
@@ -92,11 +96,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         writeln!(out, "{}", probe_json(&tb, &pos, true)?)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let v = tb.probe(&pos)?;
+    // A placement position near the start is a long search: show its progress.
+    let bars = Bars::new(pos.is_movement());
+    let (v, moves) = tb.evaluate(&pos, &bars)?;
+    bars.finish();
     write!(out, "{}", diagram(&pos))?;
     writeln!(out, "{pos}")?;
     writeln!(out, "{}.", in_words(&pos, v))?;
-    let moves = tb.probe_moves(&pos)?;
     if !moves.is_empty() {
         writeln!(out, "\n{:<12} value for {}", "move", pos.to_move.name())?;
         for (mv, _, mv_value) in moves {
@@ -123,6 +129,7 @@ fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
                 tb.probe(&pos).map(|v| format!("{pos}: {v}")).map_err(Into::into)
             }
         });
+        // One line out per line in, flushed, so that a program can converse with us.
         match result {
             Ok(s) => writeln!(out, "{s}")?,
             Err(e) => {
@@ -134,6 +141,7 @@ fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+        out.flush()?;
     }
     out.flush()?;
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })

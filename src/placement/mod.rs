@@ -19,6 +19,8 @@ pub mod layered;
 pub mod search;
 mod tt;
 
+pub use tt::Tt;
+
 use crate::geometry::{closes_mill, removable, BitIter, Bits, FULL};
 use crate::index::SubspaceIndex;
 use crate::movegen::{for_each_move, Move, NONE};

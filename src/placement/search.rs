@@ -16,7 +16,8 @@
 //! Near the root, children after the first are searched in parallel (young brothers
 //! wait), sharing the table.
 
-use super::tt::{Bounds, Tt};
+use super::tt::Bounds;
+pub use super::tt::Tt;
 use super::{prefetch, for_each_ply_move, movement_root, sort_moves, terminal, MovementTables, Ply, Solution};
 use crate::geometry::{Bits, FULL, POINT_MILLS};
 use crate::index::SetOrbits;
@@ -42,20 +43,12 @@ fn shrink(x: i32) -> i32 {
     x - x.signum()
 }
 
-/// Solver settings.
-#[derive(Clone, Copy, Debug)]
-pub struct Config {
-    /// Transposition table size in bytes.
-    pub tt_bytes: usize,
-}
-
-impl Config {
-    /// A table sized to the placement plies left from `root`: touching fresh memory
-    /// costs time (the OS zeroes it), so small searches get small tables.
-    pub fn for_root(root: &Position) -> Config {
-        let plies = Ply::schedule(root).len() - 1;
-        Config { tt_bytes: 1 << (16 + 2 * plies.min(7)) }
-    }
+/// A transposition table size suited to the placement plies left from `root`:
+/// touching fresh memory costs time (the OS zeroes it), so small searches get small
+/// tables.
+pub fn table_bytes_for(root: &Position) -> usize {
+    let plies = Ply::schedule(root).len() - 1;
+    1 << (12 + 2 * plies.min(9))
 }
 
 struct Child {
@@ -70,20 +63,23 @@ pub struct Searcher<'a> {
     /// Index of the first movement ply.
     last: usize,
     tables: &'a MovementTables,
-    tt: Tt,
+    tt: &'a Tt,
     nodes: AtomicU64,
     /// Cutoffs per (ply, destination point), for move ordering.
     history: Vec<AtomicU64>,
     progress: &'a dyn Progress,
 }
 
-/// The transposition key of the node at ply `t` with `mover` to move: the position up to
-/// symmetry, the mover's stone count (orbit numbers are per count) and the ply.
+/// The transposition key of a node: the position up to symmetry, the mover's stone
+/// count (orbit numbers are per count) and both hands, all from the side to move's point
+/// of view. A value depends on nothing else (not on colour, nor on the root), so one
+/// table serves any number of searches.
 #[inline]
-fn key(t: usize, mover: Bits, opp: Bits) -> u64 {
+fn key(ply: Ply, mover: Bits, opp: Bits) -> u64 {
     let k = mover.count_ones();
     let (orbit, b) = SetOrbits::get(k as usize).canonical_pair(mover, opp);
-    (t as u64 + 1) << 48 | (k as u64) << 43 | (orbit as u64) << 24 | b as u64
+    let (mh, oh) = (ply.mover_hand() as u64, (ply.white_hand + ply.black_hand - ply.mover_hand()) as u64);
+    1 << 54 | oh << 50 | mh << 46 | (k as u64) << 42 | (orbit as u64) << 24 | b as u64
 }
 
 /// Points where `side` would close a mill by adding one stone.
@@ -104,7 +100,7 @@ fn mill_threats(side: Bits, empty: Bits) -> Bits {
 }
 
 impl<'a> Searcher<'a> {
-    pub fn new(root: &Position, tables: &'a MovementTables, config: Config, progress: &'a dyn Progress) -> Searcher<'a> {
+    pub fn new(root: &Position, tables: &'a MovementTables, tt: &'a Tt, progress: &'a dyn Progress) -> Searcher<'a> {
         let plies = Ply::schedule(root);
         let last = plies.len() - 1;
         Searcher {
@@ -112,7 +108,7 @@ impl<'a> Searcher<'a> {
             plies,
             last,
             tables,
-            tt: Tt::new(config.tt_bytes),
+            tt,
             nodes: AtomicU64::new(0),
             progress,
         }
@@ -126,15 +122,27 @@ impl<'a> Searcher<'a> {
         if let Some(v) = terminal(self.plies[t], mover) {
             return v.goodness();
         }
-        let k = key(t, mover, opp);
+        let k = key(self.plies[t], mover, opp);
         let v = self.search(t, mover, opp, k, -1, 1);
-        if v > 0 {
-            self.search(t, mover, opp, k, 0, INF)
-        } else if v < 0 {
-            self.search(t, mover, opp, k, -INF, 0)
-        } else {
-            v
+        // Fail-soft: `v` bounds the score on its side. Narrow [lower, upper] with
+        // null-window tests, each of which needs only a proof tree (one move at the
+        // prover's nodes); a full window would search every winning line for the
+        // shortest.
+        let (mut lower, mut upper) = match v {
+            0 => return 0,
+            v if v > 0 => (v, WIN_NOW),
+            v => (-100_000, v),
+        };
+        while lower < upper {
+            let mid = lower + (upper - lower + 1) / 2;
+            let r = self.search(t, mover, opp, k, mid - 1, mid);
+            if r >= mid {
+                lower = r;
+            } else {
+                upper = r;
+            }
         }
+        lower
     }
 
     /// Fail-soft alpha-beta: the exact score if it lies strictly inside (alpha, beta),
@@ -175,7 +183,7 @@ impl<'a> Searcher<'a> {
         if children.is_empty() {
             // Only a side that moves can be without a move: it is blocked and loses.
             let v = Value::Loss(0).goodness();
-            self.tt.put(key, t as u32, Bounds { lower: v, upper: v });
+            self.tt.put(key, self.remaining(t), Bounds { lower: v, upper: v });
             return v;
         }
         if t + 1 == self.last {
@@ -205,7 +213,7 @@ impl<'a> Searcher<'a> {
         let mut floor = -INF;
         let mut kept = Vec::with_capacity(children.len());
         for c in children.iter_mut() {
-            c.key = self::key(t + 1, c.mover, c.opp);
+            c.key = self::key(next, c.mover, c.opp);
             self.tt.prefetch(c.key);
         }
         for (mut c, to) in children.into_iter().zip(moved_to) {
@@ -278,6 +286,11 @@ impl<'a> Searcher<'a> {
         best
     }
 
+    /// Plies left before the movement phase: how much work a node's entry saves.
+    fn remaining(&self, t: usize) -> u32 {
+        (self.last - t) as u32
+    }
+
     fn tick(&self, t: usize) {
         if t == 1 {
             self.progress.advance(1);
@@ -292,7 +305,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bounds { lower: best, upper: best }
         };
-        self.tt.put(key, t as u32, b);
+        self.tt.put(key, self.remaining(t), b);
     }
 
     pub fn nodes(&self) -> u64 {
@@ -303,14 +316,16 @@ impl<'a> Searcher<'a> {
 /// Solves the game from `root` exactly: its value and every legal move's, with depths.
 /// Tables that `MovementTables::needed(root)` lists may be read.
 pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) -> Solution {
-    solve_with(root, tables, Config::for_root(root), progress)
+    solve_in(root, tables, &Tt::new(table_bytes_for(root)), progress)
 }
 
-pub fn solve_with(root: &Position, tables: &MovementTables, config: Config, progress: &dyn Progress) -> Solution {
+/// `solve` with a given transposition table, which may be shared with other searches
+/// (before, after or at the same time) and keeps what they learned.
+pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dyn Progress) -> Solution {
     if root.is_movement() {
         return movement_root(root, tables);
     }
-    let searcher = Searcher::new(root, tables, config, progress);
+    let searcher = Searcher::new(root, tables, tt, progress);
     let (ply, next) = (searcher.plies[0], searcher.plies[1]);
     let (m, o) = (root.mover(), root.opponent());
     if terminal(ply, m).is_some() {
@@ -319,7 +334,7 @@ pub fn solve_with(root: &Position, tables: &MovementTables, config: Config, prog
     let mut moves = vec![];
     for_each_ply_move(ply, m, o, |mv, after, opp_after| moves.push((mv, after, opp_after)));
     // Symmetric first moves lead to the same child; solve each distinct child once.
-    let mut keyed: Vec<(u64, Bits, Bits)> = moves.iter().map(|&(_, a, oa)| (key(1, oa, a), oa, a)).collect();
+    let mut keyed: Vec<(u64, Bits, Bits)> = moves.iter().map(|&(_, a, oa)| (key(next, oa, a), oa, a)).collect();
     keyed.sort_unstable();
     keyed.dedup_by_key(|k| k.0);
     let work: u64 = keyed.iter().map(|&(_, cm, co)| {
@@ -333,7 +348,7 @@ pub fn solve_with(root: &Position, tables: &MovementTables, config: Config, prog
     let scores: Vec<(u64, i32)> = keyed.par_iter().map(|&(k, cm, co)| (k, searcher.exact(1, cm, co))).collect();
     let mut out = Vec::with_capacity(moves.len());
     for (mv, after, opp_after) in moves {
-        let k = key(1, opp_after, after);
+        let k = key(next, opp_after, after);
         let g = scores[scores.binary_search_by_key(&k, |s| s.0).unwrap()].1;
         let (w, b) = next.colours(opp_after, after);
         let pos = Position { white: w, black: b, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move };

@@ -3,8 +3,9 @@
 //! Each entry is two words, `key ^ data` and `data` (Hyatt's lockless hashing): a torn
 //! write by two threads fails the key check and reads as a miss, so no lock is needed
 //! and a wrong bound can never be returned. Buckets hold four entries in one cache
-//! line. On a miss the entry nearest the leaves is replaced: entries near the root
-//! stand for the largest subtrees and are the most expensive to recompute.
+//! line. On a miss the entry with the fewest placement plies left is replaced: entries
+//! far from the movement phase stand for the largest subtrees and are the most
+//! expensive to recompute.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -17,6 +18,7 @@ const MASK: u64 = (1 << 21) - 1;
 #[repr(align(64))]
 struct Bucket([AtomicU64; 2 * WAYS]);
 
+/// Shared value bounds of placement positions; see the module documentation.
 pub struct Tt {
     map: memmap2::MmapMut,
     mask: u64,
@@ -29,8 +31,8 @@ pub struct Bounds {
     pub upper: i32,
 }
 
-fn pack(b: Bounds, ply: u32) -> u64 {
-    1 << 63 | (ply as u64) << 42 | ((b.upper + OFFSET) as u64 & MASK) << 21 | ((b.lower + OFFSET) as u64 & MASK)
+fn pack(b: Bounds, work: u32) -> u64 {
+    1 << 63 | (work as u64) << 42 | ((b.upper + OFFSET) as u64 & MASK) << 21 | ((b.lower + OFFSET) as u64 & MASK)
 }
 
 fn unpack(d: u64) -> (Bounds, u32) {
@@ -95,35 +97,34 @@ impl Tt {
         None
     }
 
-    /// Narrows the bounds stored for `key` (of a node at ply `ply` from the root) by `new`.
-    pub fn put(&self, key: u64, ply: u32, new: Bounds) {
+    /// Narrows the bounds stored for `key` by `new`. `work` (0..32) ranks how costly
+    /// the node is to search again.
+    pub fn put(&self, key: u64, work: u32, new: Bounds) {
         let b = self.bucket(key);
         let mut victim = 0;
-        let mut victim_ply = 0;
+        let mut victim_work = u32::MAX;
         for w in 0..WAYS {
             let d = b.0[2 * w + 1].load(Relaxed);
             if d == 0 {
-                if victim_ply != u32::MAX {
-                    victim = w;
-                    victim_ply = u32::MAX;
-                }
+                victim = w;
+                victim_work = 0;
                 continue;
             }
             if b.0[2 * w].load(Relaxed) ^ d == key {
                 let (old, _) = unpack(d);
                 let merged = Bounds { lower: old.lower.max(new.lower), upper: old.upper.min(new.upper) };
-                let d = pack(merged, ply);
+                let d = pack(merged, work);
                 b.0[2 * w].store(key ^ d, Relaxed);
                 b.0[2 * w + 1].store(d, Relaxed);
                 return;
             }
             let (_, p) = unpack(d);
-            if victim_ply != u32::MAX && p >= victim_ply {
+            if p < victim_work {
                 victim = w;
-                victim_ply = p;
+                victim_work = p;
             }
         }
-        let d = pack(new, ply);
+        let d = pack(new, work);
         b.0[2 * victim].store(key ^ d, Relaxed);
         b.0[2 * victim + 1].store(d, Relaxed);
     }
