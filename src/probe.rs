@@ -58,6 +58,7 @@ pub struct Tablebase {
     cache_blocks: usize,
     /// Whole tables decoded for placement searches, kept so that later searches start warm.
     memory: Arc<Vec<OnceLock<placement::Values>>>,
+    wld_memory: Arc<Vec<OnceLock<placement::Values>>>,
     /// What placement searches have learned, shared by all of them.
     tt: OnceLock<placement::Tt>,
 }
@@ -114,6 +115,7 @@ impl Tablebase {
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
             memory: Arc::new((0..49).map(|_| OnceLock::new()).collect()),
+            wld_memory: Arc::new((0..49).map(|_| OnceLock::new()).collect()),
             tt: OnceLock::new(),
         })
     }
@@ -214,15 +216,27 @@ impl Tablebase {
         for sub in MovementTables::needed(pos) {
             files.insert(sub, self.table(sub)?.clone());
         }
-        let memory = self.memory.clone();
-        Ok(MovementTables::lazy(move |sub| {
-            let cell = &memory[slot(sub)];
-            if let Some(v) = cell.get() {
-                return Ok(v.clone());
-            }
-            let v: placement::Values = Arc::new(files[&sub].read_all_mapped()?);
-            Ok(cell.get_or_init(|| v).clone())
-        }))
+        let (memory, wld_memory) = (self.memory.clone(), self.wld_memory.clone());
+        let files = Arc::new(files);
+        let wld_files = files.clone();
+        Ok(MovementTables::lazy(
+            move |sub| {
+                let cell = &memory[slot(sub)];
+                if let Some(v) = cell.get() {
+                    return Ok(v.clone());
+                }
+                let v: placement::Values = Arc::new(files[&sub].read_all_mapped()?);
+                Ok(cell.get_or_init(|| v).clone())
+            },
+            move |sub| {
+                let cell = &wld_memory[slot(sub)];
+                if let Some(v) = cell.get() {
+                    return Ok(v.clone());
+                }
+                let v: placement::Values = Arc::new(wld_files[&sub].read_wld_mapped()?);
+                Ok(cell.get_or_init(|| v).clone())
+            },
+        ))
     }
 
     /// The value of a position and of every legal move from it (best first), with the

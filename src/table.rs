@@ -548,6 +548,54 @@ impl TableFile {
         Ok(map)
     }
 
+    /// The WLD plane of the whole table, packed four 2-bit codes to a byte (0 draw, 1
+    /// win, 2 loss; entry `i` in bits `2 * (i % 4)` of byte `i / 4`), in huge-page
+    /// memory. A quarter of the size of `read_all` and much faster to load, for
+    /// searches that need results but not depths. Each plane's integrity is checked
+    /// by its zstd frame checksum (the block hashes cover values with depths, so
+    /// they cannot be checked without the depth planes).
+    pub fn read_wld_mapped(&self) -> Result<memmap2::MmapMut, TableError> {
+        let block = self.header.block_size as usize;
+        if block % 4 != 0 {
+            return Err(TableError::corrupt(&self.path, format!("block size {block} is not a multiple of 4")));
+        }
+        let len = (self.header.entries as usize).div_ceil(4);
+        let mut map = memmap2::MmapMut::map_anon(len.max(1)).map_err(|source| TableError::Io { path: self.path.clone(), source })?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        map[..len].par_chunks_mut(block / 4).enumerate().try_for_each(|(k, chunk)| {
+            let e = self.entry(k)?;
+            let src = self.frame(e, false);
+            if !src.is_empty() {
+                self.decompress_into(k, src, chunk, "WLD")?;
+            }
+            if chunk.iter().any(|&x| x & (x >> 1) & 0x55 != 0) {
+                return Err(TableError::corrupt(&self.path, format!("block {k} has an invalid WLD code")));
+            }
+            Ok(())
+        })?;
+        Ok(map)
+    }
+
+    /// Decompresses a frame that must fill `out` exactly.
+    fn decompress_into(&self, k: usize, src: &[u8], out: &mut [u8], what: &str) -> Result<(), TableError> {
+        thread_local! {
+            static DEC: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { std::cell::RefCell::new(None) };
+        }
+        let n = DEC.with(|d| {
+            let mut d = d.borrow_mut();
+            if d.is_none() {
+                *d = Some(zstd::bulk::Decompressor::new()?);
+            }
+            d.as_mut().unwrap().decompress_to_buffer(src, out)
+        });
+        match n {
+            Ok(n) if n == out.len() => Ok(()),
+            Ok(n) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane has {n} bytes, expected {}", out.len()))),
+            Err(err) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane does not decompress: {err}"))),
+        }
+    }
+
     fn read_all_into(&self, out: &mut [u8]) -> Result<(), TableError> {
         out.par_chunks_mut(self.header.block_size as usize).enumerate().try_for_each(|(k, chunk)| self.decode_block(k, chunk))?;
         let mut content = Xxh3::new();

@@ -18,9 +18,9 @@ pub struct Args {
     /// Stones each side places, White's first (Gévay & Danner's generalised starts).
     #[arg(long, default_value = "9-9", value_name = "WK-BK", value_parser = parse_stones)]
     stones: (u8, u8),
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 1024, value_name = "MIB")]
-    tt_mib: usize,
+    /// Transposition table size in MiB (default: by the number of stones, at most 1024).
+    #[arg(long, value_name = "MIB")]
+    tt_mib: Option<usize>,
     /// Print a JSON object as the last line.
     #[arg(long)]
     json: bool,
@@ -76,7 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bars = Bars::new(args.json);
     check_tables(&tb, &root)?;
     let tables = tb.movement_tables(&root)?;
-    let tt = search::Tt::new(args.tt_mib << 20);
+    let tt = search::Tt::new(args.tt_mib.map_or_else(|| search::table_bytes_for(&root), |m| m << 20));
     let solution = search::solve_in(&root, &tables, &tt, &bars);
     bars.finish();
     if let Some(e) = tables.take_error() {

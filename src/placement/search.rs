@@ -30,6 +30,11 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 const INF: i32 = 1_000_000;
 /// Score of a win in one ply, the best there is.
 const WIN_NOW: i32 = 99_999;
+/// Key flag of searches over the packed result tables, where a leaf's score is only
+/// its result (a win counts as a win in 1, a loss as a loss in 0). Such scores are
+/// right on the side of 0 they fall, which is all a (-1, 1) window asks; their bounds
+/// are kept apart from exact ones by this flag.
+const WLD_ONLY: u64 = 1 << 56;
 /// Nodes this close to the root search their later children in parallel.
 const PARALLEL_PLIES: usize = 4;
 
@@ -123,23 +128,29 @@ impl<'a> Searcher<'a> {
             return v.goodness();
         }
         let k = key(self.plies[t], mover, opp);
+        // The result first, over the packed result tables.
+        if self.search(t, mover, opp, k | WLD_ONLY, -1, 1) == 0 {
+            return 0;
+        }
+        // Then the depth, over the full tables. The same first test there gives a
+        // fail-soft bound on the depth's side of 0 to start from. Then narrow
+        // [lower, upper] with null-window tests, each of which needs only a proof
+        // tree (one move at the prover's nodes); a full window would search every
+        // winning line for the shortest.
         let v = self.search(t, mover, opp, k, -1, 1);
-        // Fail-soft: `v` bounds the score on its side. Narrow [lower, upper] with
-        // null-window tests, each of which needs only a proof tree (one move at the
-        // prover's nodes); a full window would search every winning line for the
-        // shortest.
-        let (mut lower, mut upper) = match v {
-            0 => return 0,
-            v if v > 0 => (v, WIN_NOW),
-            v => (-100_000, v),
-        };
+        // A win's depth is odd and a loss's even, so its score is odd for a win and
+        // even for a loss: bounds snap to those, and no test is spent in between.
+        let parity = (v > 0) as i32;
+        let snap_up = |x: i32| if x.rem_euclid(2) == parity { x } else { x + 1 };
+        let snap_down = |x: i32| if x.rem_euclid(2) == parity { x } else { x - 1 };
+        let (mut lower, mut upper) = if v > 0 { (snap_up(v), WIN_NOW) } else { (-100_000, snap_down(v)) };
         while lower < upper {
-            let mid = lower + (upper - lower + 1) / 2;
+            let mid = snap_up(lower + (upper - lower + 1) / 2);
             let r = self.search(t, mover, opp, k, mid - 1, mid);
             if r >= mid {
-                lower = r;
+                lower = snap_up(r);
             } else {
-                upper = r;
+                upper = snap_down(r);
             }
         }
         lower
@@ -186,6 +197,27 @@ impl<'a> Searcher<'a> {
             self.tt.put(key, self.remaining(t), Bounds { lower: v, upper: v });
             return v;
         }
+        if t + 1 == self.last && key & WLD_ONLY != 0 {
+            children.sort_unstable_by_key(|c| -c.order);
+            let at: Vec<Option<(&u8, u32)>> = children.iter().map(|c| {
+                let at = self.tables.locate_wld(c.mover, c.opp);
+                if let Some((p, _)) = at {
+                    prefetch(p);
+                }
+                at
+            }).collect();
+            for a in at {
+                let v = shrink(-[-100_000, 0, WIN_NOW][(MovementTables::read_wld(a) + 1) as usize]);
+                if v > best {
+                    best = v;
+                    if best >= beta {
+                        break;
+                    }
+                }
+            }
+            self.store(key, t, best, alpha, beta);
+            return best;
+        }
         if t + 1 == self.last {
             // Children are movement positions: their values are in the tables. Locate
             // them all first so that their cache misses overlap.
@@ -213,7 +245,7 @@ impl<'a> Searcher<'a> {
         let mut floor = -INF;
         let mut kept = Vec::with_capacity(children.len());
         for c in children.iter_mut() {
-            c.key = self::key(next, c.mover, c.opp);
+            c.key = self::key(next, c.mover, c.opp) | (key & WLD_ONLY);
             self.tt.prefetch(c.key);
         }
         for (mut c, to) in children.into_iter().zip(moved_to) {
