@@ -169,20 +169,25 @@ fn late_placement_positions_match_brute_force() {
 
 /// The search (alpha-beta, transposition table, parallel) against plain backward
 /// induction over every reachable position: same value and same value for every move,
-/// depths included, from empty boards and from random mid-placement positions.
+/// depths included, from empty boards and from random mid-placement positions. Each
+/// root is searched with a fresh table and with one table shared by all roots (keys do
+/// not depend on the root or on colour, so what one search stores must hold for all).
 #[test]
 fn search_matches_layered_backward_induction() {
-    use morris::placement::layered;
+    use morris::placement::{layered, search};
     let tables = MovementTables::from_map(engine_tables(8));
+    let shared = search::Tt::new(1 << 24);
     let check = |root: Position| {
-        let a = placement::solve(&root, &tables, &NoProgress);
         let b = layered::solve(&root, &tables, &NoProgress);
-        assert_eq!(a.value, b.value, "{root}");
-        let mut am: Vec<_> = a.moves.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
-        let mut bm: Vec<_> = b.moves.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
-        am.sort_by(|x, y| x.0.cmp(&y.0));
-        bm.sort_by(|x, y| x.0.cmp(&y.0));
-        assert_eq!(am, bm, "{root}");
+        let moves = |s: &placement::Solution| {
+            let mut m: Vec<_> = s.moves.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
+            m.sort_by(|x, y| x.0.cmp(&y.0));
+            m
+        };
+        for a in [placement::solve(&root, &tables, &NoProgress), search::solve_in(&root, &tables, &shared, &NoProgress)] {
+            assert_eq!(a.value, b.value, "{root}");
+            assert_eq!(moves(&a), moves(&b), "{root}");
+        }
     };
     for (wk, bk) in [(3, 3), (3, 4), (4, 3), (4, 4), (5, 3), (3, 5)] {
         check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White });

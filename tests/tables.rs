@@ -127,6 +127,7 @@ fn random_damage_gives_errors_not_wrong_values() {
     let path = table_path(dir.path(), s("3-3"));
     let good = fs::read(&path).unwrap();
     let truth = TableFile::open(&path, s("3-3")).unwrap().read_all().unwrap();
+    let truth_wld = pack(&truth);
     let idx = SubspaceIndex::new(s("3-3"));
     let probes: Vec<u64> = (0..idx.len()).step_by(211).filter(|&i| !idx.is_hole(i)).collect();
     let mut x = 0x0123_4567_89ab_cdefu64;
@@ -155,6 +156,34 @@ fn random_damage_gives_errors_not_wrong_values() {
             if let Ok(all) = t.read_all() {
                 assert_eq!(all, truth, "round {round}");
             }
+            if let Ok(all) = t.read_all_mapped() {
+                assert_eq!(&all[..], &truth[..], "round {round}");
+            }
+            if let Ok(wld) = t.read_wld_mapped() {
+                assert_eq!(&wld[..truth_wld.len()], &truth_wld[..], "round {round}");
+            }
         }
+    }
+}
+
+/// 2-bit result codes of value bytes, four per byte, as `read_wld_mapped` lays them out.
+fn pack(values: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; values.len().div_ceil(4)];
+    for (i, &v) in values.iter().enumerate() {
+        let code = if v == 0 { 0 } else if v < 128 { 1 } else { 2 };
+        out[i / 4] |= code << (2 * (i % 4));
+    }
+    out
+}
+
+#[test]
+fn packed_results_match_the_values() {
+    let dir = tempfile::tempdir().unwrap();
+    solve(dir.path(), 8);
+    for sub in Subspace::all().filter(|s| s.total() <= 8) {
+        let t = TableFile::open(&table_path(dir.path(), sub), sub).unwrap();
+        let values = t.read_all().unwrap();
+        assert_eq!(&t.read_all_mapped().unwrap()[..], &values[..], "{sub}");
+        assert_eq!(&t.read_wld_mapped().unwrap()[..], &pack(&values)[..], "{sub}");
     }
 }
