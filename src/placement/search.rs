@@ -87,6 +87,34 @@ fn key(ply: Ply, mover: Bits, opp: Bits) -> u64 {
     1 << 54 | oh << 50 | mh << 46 | (k as u64) << 42 | (orbit as u64) << 24 | b as u64
 }
 
+/// The best score over children that are movement positions, stopping at `beta`.
+/// Every child's entry is located (and prefetched) before any is read, so that their
+/// cache misses overlap.
+#[inline]
+fn best_of_leaves<'t, A: Copy>(
+    children: &[Child],
+    beta: i32,
+    locate: impl Fn(&Child) -> A,
+    byte: impl Fn(A) -> Option<&'t u8>,
+    score: impl Fn(A) -> i32,
+) -> i32 {
+    let at: Vec<A> = children.iter().map(|c| {
+        let a = locate(c);
+        if let Some(p) = byte(a) {
+            prefetch(p);
+        }
+        a
+    }).collect();
+    let mut best = -INF;
+    for a in at {
+        best = best.max(shrink(-score(a)));
+        if best >= beta {
+            break;
+        }
+    }
+    best
+}
+
 /// Points where `side` would close a mill by adding one stone.
 #[inline]
 fn mill_threats(side: Bits, empty: Bits) -> Bits {
@@ -197,47 +225,16 @@ impl<'a> Searcher<'a> {
             self.tt.put(key, self.remaining(t), Bounds { lower: v, upper: v });
             return v;
         }
-        if t + 1 == self.last && key & WLD_ONLY != 0 {
-            children.sort_unstable_by_key(|c| -c.order);
-            let at: Vec<Option<(&u8, u32)>> = children.iter().map(|c| {
-                let at = self.tables.locate_wld(c.mover, c.opp);
-                if let Some((p, _)) = at {
-                    prefetch(p);
-                }
-                at
-            }).collect();
-            for a in at {
-                let v = shrink(-[-100_000, 0, WIN_NOW][(MovementTables::read_wld(a) + 1) as usize]);
-                if v > best {
-                    best = v;
-                    if best >= beta {
-                        break;
-                    }
-                }
-            }
-            self.store(key, t, best, alpha, beta);
-            return best;
-        }
         if t + 1 == self.last {
-            // Children are movement positions: their values are in the tables. Locate
-            // them all first so that their cache misses overlap.
+            // Children are movement positions, valued by the tables.
             children.sort_unstable_by_key(|c| -c.order);
-            let at: Vec<Option<&u8>> = children.iter().map(|c| {
-                let at = self.tables.locate(c.mover, c.opp);
-                if let Some(p) = at {
-                    prefetch(p);
-                }
-                at
-            }).collect();
-            for a in at {
-                let v = shrink(-MovementTables::read(a).goodness());
-                if v > best {
-                    best = v;
-                    if best >= beta {
-                        break;
-                    }
-                }
-            }
+            let best = if key & WLD_ONLY != 0 {
+                let score = |a| [-100_000, 0, WIN_NOW][(MovementTables::read_wld(a) + 1) as usize];
+                best_of_leaves(&children, beta, |c| self.tables.locate_wld(c.mover, c.opp), |a| a.map(|x| x.0), score)
+            } else {
+                let score = |a| MovementTables::read(a).goodness();
+                best_of_leaves(&children, beta, |c| self.tables.locate(c.mover, c.opp), |a| a, score)
+            };
             self.store(key, t, best, alpha, beta);
             return best;
         }
@@ -250,7 +247,8 @@ impl<'a> Searcher<'a> {
         }
         for (mut c, to) in children.into_iter().zip(moved_to) {
             if terminal(next, c.mover).is_some() {
-                self.store(key, t, WIN_NOW, WIN_NOW, INF);
+                // The best there is: exact.
+                self.store(key, t, WIN_NOW, WIN_NOW - 1, INF);
                 return WIN_NOW;
             }
             if let Some(b) = self.tt.get(c.key) {
