@@ -24,6 +24,8 @@ pub enum ProbeError {
     Position(String),
     #[error("no table directory at {0}; run `morris solve` first")]
     NoDirectory(PathBuf),
+    #[error("missing movement tables {} in {}; generate them with `morris solve --db {} --max-stones {max}`", names.join(", "), dir.display(), dir.display())]
+    MissingTables { names: Vec<String>, dir: PathBuf, max: u8 },
 }
 
 /// A result without depth.
@@ -209,12 +211,24 @@ impl Tablebase {
     }
 
     /// In-memory movement tables for a placement search from `pos`, loaded on first use.
-    /// Fails at once, naming the table, if one the game could reach is missing or its
-    /// header is damaged.
-    pub fn movement_tables(&self, pos: &Position) -> Result<MovementTables, TableError> {
+    /// Fails at once if a table the game could reach is damaged, or missing (naming
+    /// every missing one and the command that makes them).
+    pub fn movement_tables(&self, pos: &Position) -> Result<MovementTables, ProbeError> {
+        let needed = MovementTables::needed(pos);
         let mut files = HashMap::new();
-        for sub in MovementTables::needed(pos) {
-            files.insert(sub, self.table(sub)?.clone());
+        let mut missing = vec![];
+        for &sub in &needed {
+            match self.table(sub) {
+                Ok(t) => {
+                    files.insert(sub, t.clone());
+                }
+                Err(TableError::Missing { .. }) => missing.push(sub.to_string()),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        if !missing.is_empty() {
+            let max = needed.iter().map(|s| s.total()).max().unwrap_or(6);
+            return Err(ProbeError::MissingTables { names: missing, dir: self.dir.clone(), max });
         }
         let (memory, wld_memory) = (self.memory.clone(), self.wld_memory.clone());
         let files = Arc::new(files);

@@ -170,4 +170,18 @@ fn draw_and_placement_probes() {
     let out = morris(&["probe", "--db", dbs(), "........................ w 3 3"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("White to move wins in 23 plies"), "{}", text(&out));
+
+    // Every move of a placement position, with the position it leads to.
+    let out = morris(&["probe", "--db", dbs(), "--json", "W.......B............... w 2 2"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 22);
+    assert_eq!(moves[0]["result"], j["result"]);
+    assert!(moves.iter().all(|m| m["position"].as_str().unwrap().ends_with(" b 1 2")));
+
+    // A placement position whose game can reach tables that are not there.
+    let out = morris(&["probe", "--db", dbs(), "........................ w 4 4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("4-4") && text(&out).contains("--max-stones 8"), "{}", text(&out));
 }

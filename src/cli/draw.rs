@@ -1,9 +1,8 @@
 //! `morris draw`: the value of the empty board with WK and BK stones to place.
 
 use super::progress::Bars;
-use morris::placement::{search, MovementTables};
+use morris::placement::search;
 use morris::probe::Tablebase;
-use morris::table::TableError;
 use morris::{Color, Position, Subspace, Value};
 use serde_json::json;
 use std::path::PathBuf;
@@ -39,31 +38,6 @@ pub fn peak_rss_mib() -> Option<f64> {
     Some(kb / 1024.0)
 }
 
-/// Names every movement table the start needs that is missing, with the command
-/// that generates them.
-pub fn check_tables(tb: &Tablebase, root: &Position) -> anyhow::Result<()> {
-    let needed = MovementTables::needed(root);
-    let mut missing = vec![];
-    for &sub in &needed {
-        match tb.table(sub) {
-            Ok(_) => {}
-            Err(TableError::Missing { .. }) => missing.push(sub),
-            Err(e) => return Err(e.into()),
-        }
-    }
-    if !missing.is_empty() {
-        let names: Vec<String> = missing.iter().map(|s| s.to_string()).collect();
-        let max = needed.iter().map(|s| s.total()).max().unwrap_or(6);
-        anyhow::bail!(
-            "missing movement tables {} in {}; generate them with `morris solve --db {} --max-stones {max}`",
-            names.join(", "),
-            tb.dir().display(),
-            tb.dir().display()
-        );
-    }
-    Ok(())
-}
-
 fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
     (json!(v.result_word()), v.plies().map_or(serde_json::Value::Null, |p| json!(p)))
 }
@@ -74,7 +48,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
     let start = Instant::now();
     let bars = Bars::new(args.json);
-    check_tables(&tb, &root)?;
     let tables = tb.movement_tables(&root)?;
     let tt = search::Tt::new(args.tt_mib.map_or_else(|| search::table_bytes_for(&root), |m| m << 20));
     let solution = search::solve_in(&root, &tables, &tt, &bars);

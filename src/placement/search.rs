@@ -282,7 +282,7 @@ impl<'a> Searcher<'a> {
             if best >= beta {
                 hist[*to as usize].fetch_add(1 << (self.last - t), Relaxed);
             }
-            self.tick(t);
+            self.tick(t, key);
             rest = &kept[1..];
         }
         if best < beta {
@@ -296,7 +296,7 @@ impl<'a> Searcher<'a> {
                             hist[*to as usize].fetch_add(1 << (self.last - t), Relaxed);
                         }
                     }
-                    self.tick(t);
+                    self.tick(t, key);
                 });
                 best = shared.into_inner();
             } else {
@@ -321,8 +321,10 @@ impl<'a> Searcher<'a> {
         (self.last - t) as u32
     }
 
-    fn tick(&self, t: usize) {
-        if t == 1 {
+    /// Progress counts the grandchildren of the root settled by the result pass (the
+    /// depth passes that follow for a decided start are not counted).
+    fn tick(&self, t: usize, key: u64) {
+        if t == 1 && key & WLD_ONLY != 0 {
             self.progress.advance(1);
         }
     }
@@ -374,7 +376,7 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
         }
         n
     }).sum();
-    progress.begin("placement search", work);
+    progress.begin("placement search: results", work);
     let scores: Vec<(u64, i32)> = keyed.par_iter().map(|&(k, cm, co)| (k, searcher.exact(1, cm, co))).collect();
     let mut out = Vec::with_capacity(moves.len());
     for (mv, after, opp_after) in moves {
