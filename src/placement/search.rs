@@ -30,6 +30,9 @@ use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 const INF: i32 = 1_000_000;
 /// Score of a win in one ply, the best there is.
 const WIN_NOW: i32 = 99_999;
+/// Scores of the longest win and loss the value encoding holds.
+const LONGEST_WIN: i32 = 100_000 - crate::value::MAX_WIN as i32;
+const LONGEST_LOSS: i32 = -100_000 + crate::value::MAX_LOSS as i32;
 /// Key flag of searches over the packed result tables, where a leaf's score is only
 /// its result (a win counts as a win in 1, a loss as a loss in 0). Such scores are
 /// right on the side of 0 they fall, which is all a (-1, 1) window asks; their bounds
@@ -189,7 +192,7 @@ impl<'a> Searcher<'a> {
     /// is a placement-phase ply.
     fn search(&self, t: usize, mover: Bits, opp: Bits, key: u64, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes.fetch_add(1, Relaxed);
-        if let Some(b) = self.tt.get(key) {
+        if let Some(b) = self.bounds(key) {
             if b.lower >= beta || b.lower == b.upper {
                 return b.lower;
             }
@@ -244,6 +247,7 @@ impl<'a> Searcher<'a> {
         for c in children.iter_mut() {
             c.key = self::key(next, c.mover, c.opp) | (key & WLD_ONLY);
             self.tt.prefetch(c.key);
+            self.tt.prefetch(c.key | WLD_ONLY);
         }
         for (mut c, to) in children.into_iter().zip(moved_to) {
             if terminal(next, c.mover).is_some() {
@@ -251,7 +255,7 @@ impl<'a> Searcher<'a> {
                 self.store(key, t, WIN_NOW, WIN_NOW - 1, INF);
                 return WIN_NOW;
             }
-            if let Some(b) = self.tt.get(c.key) {
+            if let Some(b) = self.bounds(c.key) {
                 let (at_least, at_most) = (shrink(-b.upper), shrink(-b.lower));
                 if at_least >= beta {
                     self.store(key, t, at_least, alpha, beta);
@@ -314,6 +318,23 @@ impl<'a> Searcher<'a> {
         }
         self.store(key, t, best, alpha, beta);
         best
+    }
+
+    /// What the table knows of a node. A depth search also uses what the result pass
+    /// learned of it: a draw is exact, a win is at least the longest win there can be,
+    /// a loss at most the longest loss.
+    #[inline]
+    fn bounds(&self, key: u64) -> Option<Bounds> {
+        let exact = self.tt.get(key);
+        if key & WLD_ONLY != 0 {
+            return exact;
+        }
+        let Some(w) = self.tt.get(key | WLD_ONLY) else { return exact };
+        // Scores in the result pass have the sign of the true score.
+        let lower = if w.lower > 0 { LONGEST_WIN } else if w.lower == 0 { 0 } else { -INF };
+        let upper = if w.upper < 0 { LONGEST_LOSS } else if w.upper == 0 { 0 } else { INF };
+        let b = exact.unwrap_or(Bounds { lower: -INF, upper: INF });
+        Some(Bounds { lower: b.lower.max(lower), upper: b.upper.min(upper) })
     }
 
     /// Plies left before the movement phase: how much work a node's entry saves.
