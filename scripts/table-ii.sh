@@ -2,6 +2,7 @@
 # Computes Gévay & Danner's Table II entries (value for White of the empty board with
 # WK and BK stones to place) for every WK-BK whose movement tables exist in DIR, and
 # compares them with the published values. Usage: scripts/table-ii.sh [DIR]
+# MAX_STONES=N skips entries with WK+BK > N; ONLY="8-7 9-8" computes just those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-databases}
@@ -23,6 +24,7 @@ for wk in 3 4 5 6 7 8 9; do
   row=(${table[$((wk-3))]})
   for bk in 3 4 5 6 7 8 9; do
     [ $((wk+bk)) -le "$max" ] || continue
+    [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $wk-$bk "* ]] || continue
     want=${row[$((bk-3))]}
     if ! line=$(/usr/bin/time -f "%e %M" -o /tmp/table-ii.time "$bin" draw --db "$dir" --stones "$wk-$bk" --json 2>/dev/null | tail -1); then
       echo "$wk-$bk: tables missing"; continue
