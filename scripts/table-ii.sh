@@ -26,8 +26,10 @@ for wk in 3 4 5 6 7 8 9; do
     [ $((wk+bk)) -le "$max" ] || continue
     [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $wk-$bk "* ]] || continue
     want=${row[$((bk-3))]}
-    if ! line=$(/usr/bin/time -f "%e %M" -o /tmp/table-ii.time "$bin" draw --db "$dir" --stones "$wk-$bk" --json 2>/dev/null | tail -1); then
-      echo "$wk-$bk: tables missing"; continue
+    if ! line=$(/usr/bin/time -f "%e %M" -o /tmp/table-ii.time "$bin" draw --db "$dir" --stones "$wk-$bk" --json 2>/tmp/table-ii.err | tail -1) || [ -z "$line" ]; then
+      echo "$wk-$bk: $(grep -m1 error /tmp/table-ii.err || echo failed)"
+      grep -q "missing movement tables" /tmp/table-ii.err || status=1
+      continue
     fi
     got=$(python3 -c 'import json,sys; o=json.loads(sys.argv[1]); r={"win":"W","loss":"L","draw":"D"}[o["result"]]; print(r + (str(o["plies"]) if o["plies"] is not None else ""))' "$line")
     read -r secs kb < /tmp/table-ii.time
