@@ -247,7 +247,9 @@ impl<'a> Searcher<'a> {
         for c in children.iter_mut() {
             c.key = self::key(next, c.mover, c.opp) | (key & WLD_ONLY);
             self.tt.prefetch(c.key);
-            self.tt.prefetch(c.key | WLD_ONLY);
+            if key & WLD_ONLY == 0 {
+                self.tt.prefetch(c.key | WLD_ONLY);
+            }
         }
         for (mut c, to) in children.into_iter().zip(moved_to) {
             if terminal(next, c.mover).is_some() {
