@@ -97,6 +97,15 @@ impl BlockCache {
     }
 }
 
+/// The table in `cell`, read by `read` the first time.
+fn kept(cell: &OnceLock<placement::Values>, read: impl FnOnce() -> Result<memmap2::MmapMut, TableError>) -> Result<placement::Values, TableError> {
+    if let Some(v) = cell.get() {
+        return Ok(v.clone());
+    }
+    let v: placement::Values = Arc::new(read()?);
+    Ok(cell.get_or_init(|| v).clone())
+}
+
 fn slot(sub: Subspace) -> usize {
     (sub.s as usize - 3) * 7 + (sub.o as usize - 3)
 }
@@ -234,22 +243,8 @@ impl Tablebase {
         let files = Arc::new(files);
         let wld_files = files.clone();
         Ok(MovementTables::lazy(
-            move |sub| {
-                let cell = &memory[slot(sub)];
-                if let Some(v) = cell.get() {
-                    return Ok(v.clone());
-                }
-                let v: placement::Values = Arc::new(files[&sub].read_all_mapped()?);
-                Ok(cell.get_or_init(|| v).clone())
-            },
-            move |sub| {
-                let cell = &wld_memory[slot(sub)];
-                if let Some(v) = cell.get() {
-                    return Ok(v.clone());
-                }
-                let v: placement::Values = Arc::new(wld_files[&sub].read_wld_mapped()?);
-                Ok(cell.get_or_init(|| v).clone())
-            },
+            move |sub| kept(&memory[slot(sub)], || files[&sub].read_all_mapped()),
+            move |sub| kept(&wld_memory[slot(sub)], || wld_files[&sub].read_wld_mapped()),
         ))
     }
 

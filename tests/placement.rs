@@ -126,6 +126,17 @@ fn three_three_start_matches_brute_force_with_reference_leaves() {
     }
 }
 
+/// `wb` white and `bb` black stones on distinct random points.
+fn random_stones(rnd: &mut impl FnMut(u64) -> u64, wb: u32, bb: u32) -> (u32, u32) {
+    let mut pts: Vec<u32> = (0..24).collect();
+    for i in (1..24).rev() {
+        pts.swap(i, rnd(i as u64 + 1) as usize);
+    }
+    let white: u32 = pts[..wb as usize].iter().map(|&p| 1 << p).sum();
+    let black: u32 = pts[wb as usize..(wb + bb) as usize].iter().map(|&p| 1 << p).sum();
+    (white, black)
+}
+
 #[test]
 fn late_placement_positions_match_brute_force() {
     let tables = MovementTables::from_map(engine_tables(8));
@@ -146,12 +157,7 @@ fn late_placement_positions_match_brute_force() {
         if wh + bh == 0 || wb + wh as u32 > 4 || bb + bh as u32 > 4 {
             continue;
         }
-        let mut pts: Vec<u32> = (0..24).collect();
-        for i in (1..24).rev() {
-            pts.swap(i, rnd(i as u64 + 1) as usize);
-        }
-        let white: u32 = pts[..wb as usize].iter().map(|&p| 1 << p).sum();
-        let black: u32 = pts[wb as usize..(wb + bb) as usize].iter().map(|&p| 1 << p).sum();
+        let (white, black) = random_stones(&mut rnd, wb, bb);
         let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
         let root = Position { white, black, white_hand: wh, black_hand: bh, to_move };
         let sol = placement::solve(&root, &tables, &NoProgress);
@@ -206,12 +212,7 @@ fn search_matches_layered_backward_induction() {
         if wh + bh == 0 || wb + wh as u32 > 4 || bb + bh as u32 > 4 || wb + wh as u32 + bb + bh as u32 > 8 {
             continue;
         }
-        let mut pts: Vec<u32> = (0..24).collect();
-        for i in (1..24).rev() {
-            pts.swap(i, rnd(i as u64 + 1) as usize);
-        }
-        let white: u32 = pts[..wb as usize].iter().map(|&p| 1 << p).sum();
-        let black: u32 = pts[wb as usize..(wb + bb) as usize].iter().map(|&p| 1 << p).sum();
+        let (white, black) = random_stones(&mut rnd, wb, bb);
         let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
         check(Position { white, black, white_hand: wh, black_hand: bh, to_move });
         checked += 1;
