@@ -11,7 +11,7 @@ const N: usize = 4096;
 
 fn bench_probe(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 8, only: None }, &NoProgress).unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 8, only: None, start: None }, &NoProgress).unwrap();
     let subs: Vec<Subspace> = Subspace::all().filter(|s| s.total() <= 8).collect();
     let mut x = 0x9E3779B97F4A7C15u64;
     let mut positions = Vec::new();

@@ -1,7 +1,14 @@
-//! The `solve` pipeline: which units to solve, in which order, with which tables in
-//! memory, and resuming from the files already written.
+//! The `solve` pipeline: which units and sectors to solve, in which order, with which
+//! tables in memory, and resuming from the files already written.
+//!
+//! Movement subspaces are solved first, unit by unit, by retrograde analysis; then the
+//! placement sectors a start reaches, children first, by backward induction
+//! (`placement::induction`). Each table is written atomically once solved, so a rerun
+//! keeps every complete table and solves only what is missing or damaged.
 
 use crate::index::SubspaceIndex;
+use crate::placement::induction::solve_sector;
+use crate::sector::Sector;
 use crate::solver::{solve_unit, Progress, Solved, Stats};
 use crate::subspace::{Subspace, Unit};
 use crate::table::{table_path, write_table, TableError, TableFile};
@@ -15,12 +22,19 @@ pub struct Options {
     pub max_stones: u8,
     /// Solve just the unit holding this subspace (and any missing dependency).
     pub only: Option<Subspace>,
+    /// Also solve every placement sector of the game where White places `wk` and Black
+    /// `bk` stones, `(wk, bk)`, and the movement subspaces that game reaches.
+    pub start: Option<(u8, u8)>,
 }
+
+/// Bytes of decoded tables the placement pass keeps for later sectors, beyond the ones
+/// the sector being solved needs. More only saves decoding them again from disk.
+pub const KEEP_BYTES: usize = 6 << 30;
 
 /// What happened to one subspace.
 #[derive(Clone, Debug)]
 pub struct Report {
-    pub sub: Subspace,
+    pub sector: Sector,
     pub stats: Stats,
     pub slots: u64,
     /// Wall time of the unit the subspace was solved in; `None` if it was already on disk.
@@ -31,31 +45,48 @@ pub struct Report {
 /// Receives the pipeline's events (the CLI draws progress bars from them).
 pub trait Reporter: Progress {
     fn unit_start(&self, _unit: Unit, _position: usize, _count: usize) {}
+    fn sector_start(&self, _sector: Sector, _position: usize, _count: usize) {}
     fn done(&self, _report: &Report) {}
 }
 
 impl Reporter for crate::solver::NoProgress {}
 
-/// The units to consider, in dependency order.
+/// The movement units to consider, in dependency order.
 pub fn plan(opts: &Options) -> Vec<Unit> {
     let all = Unit::all_in_order();
-    match opts.only {
-        None => all.into_iter().filter(|u| u.total() <= opts.max_stones).collect(),
-        Some(sub) => {
-            let mut need: BTreeSet<Unit> = BTreeSet::new();
-            let mut stack = vec![sub.unit()];
-            while let Some(u) = stack.pop() {
-                if need.insert(u) {
-                    stack.extend(u.dependencies().iter().map(|d| d.unit()));
-                }
-            }
-            all.into_iter().filter(|u| need.contains(u)).collect()
+    let mut roots: Vec<Unit> = match opts.only {
+        None => all.iter().copied().filter(|u| u.total() <= opts.max_stones).collect(),
+        Some(sub) => vec![sub.unit()],
+    };
+    if let Some(start) = start_sectors(opts) {
+        roots.extend(start.iter().filter_map(|s| s.subspace()).map(|s| s.unit()));
+    }
+    let mut need: BTreeSet<Unit> = BTreeSet::new();
+    while let Some(u) = roots.pop() {
+        if need.insert(u) {
+            roots.extend(u.dependencies().iter().map(|d| d.unit()));
         }
+    }
+    all.into_iter().filter(|u| need.contains(u)).collect()
+}
+
+/// Every sector the start of `opts` reaches, if it names one.
+fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
+    let (wk, bk) = opts.start?;
+    Sector::start(wk, bk).map(Sector::reachable)
+}
+
+/// The placement sectors to solve, children first.
+pub fn plan_sectors(opts: &Options) -> Result<Vec<Sector>, TableError> {
+    match start_sectors(opts) {
+        None => Ok(vec![]),
+        Some(set) => Sector::solve_order(&set).map_err(|detail| TableError::Corrupt { path: opts.dir.clone(), detail }),
     }
 }
 
 /// Opens and fully checks an existing table; `Ok(None)` if it is absent.
-pub fn existing(dir: &Path, sub: Subspace) -> Result<Option<TableFile>, TableError> {
+pub fn existing(dir: &Path, sub: impl Into<Sector>) -> Result<Option<TableFile>, TableError> {
+    let sub: Sector = sub.into();
     match TableFile::open(&table_path(dir, sub), sub) {
         Ok(t) => {
             t.read_all()?;
@@ -86,13 +117,14 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         for sub in unit.members() {
             match existing(&opts.dir, sub) {
                 Ok(Some(t)) => present.push((sub, t)),
-                Ok(None) | Err(TableError::Corrupt { .. }) | Err(TableError::Truncated { .. }) | Err(TableError::BadMagic { .. }) | Err(TableError::Version { .. }) => {}
+                Ok(None) => {}
+                Err(e) if resolvable(&e) => {}
                 Err(e) => return Err(e),
             }
         }
         if present.len() == unit.members().len() {
             for (sub, t) in present {
-                let r = Report { sub, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() };
+                let r = Report { sector: sub.into(), stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() };
                 reporter.done(&r);
                 reports.push(r);
             }
@@ -110,7 +142,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         for (sub, values) in solved {
             let stats = Stats::of(&SubspaceIndex::new(sub), &values);
             let file_bytes = write_table(&opts.dir, sub, &values, &stats)?;
-            let r = Report { sub, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
+            let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
             reports.push(r);
             cache.0.insert(sub, values);
@@ -118,6 +150,77 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         // Keep only what a later unit will read.
         let later: BTreeSet<Subspace> = units[pos + 1..].iter().flat_map(|u| u.dependencies()).collect();
         cache.0.retain(|sub, _| later.contains(sub));
+    }
+    drop(cache);
+    reports.extend(run_sectors(opts, reporter)?);
+    Ok(reports)
+}
+
+/// Whether an existing table can be replaced by solving it again (it is damaged or
+/// from another format), as opposed to an error the user must see (I/O, say).
+fn resolvable(e: &TableError) -> bool {
+    matches!(
+        e,
+        TableError::Corrupt { .. } | TableError::Truncated { .. } | TableError::BadMagic { .. } | TableError::Version { .. }
+    )
+}
+
+/// Decoded tables of sectors, dropped when no later sector needs them or when they
+/// exceed the budget (the one needed last goes first).
+struct SectorCache(HashMap<Sector, Vec<u8>>);
+
+impl crate::placement::induction::SectorTables for SectorCache {
+    fn values(&self, sector: Sector) -> &[u8] {
+        &self.0[&sector]
+    }
+}
+
+/// Solves the placement sectors of `opts.start`, children first.
+fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
+    let order = plan_sectors(opts)?;
+    let mut cache = SectorCache(HashMap::new());
+    let mut reports = Vec::new();
+    for (pos, &sector) in order.iter().enumerate() {
+        reporter.sector_start(sector, pos, order.len());
+        match existing(&opts.dir, sector) {
+            Ok(Some(t)) => {
+                let r = Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() };
+                reporter.done(&r);
+                reports.push(r);
+                continue;
+            }
+            Ok(None) => {}
+            Err(e) if resolvable(&e) => {}
+            Err(e) => return Err(e),
+        }
+        let children = sector.children();
+        for &child in &children {
+            if !cache.0.contains_key(&child) {
+                let t = TableFile::open(&table_path(&opts.dir, child), child)?;
+                cache.0.insert(child, t.read_all()?);
+            }
+        }
+        let start = Instant::now();
+        let values = solve_sector(sector, &cache, reporter);
+        let seconds = start.elapsed().as_secs_f64();
+        let stats = Stats::of(&sector.index(), &values);
+        let file_bytes = write_table(&opts.dir, sector, &values, &stats)?;
+        let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
+        reporter.done(&r);
+        reports.push(r);
+        cache.0.insert(sector, values);
+        // Keep what later sectors read, nearest use first, within the budget.
+        let next_use = |s: &Sector| order[pos + 1..].iter().position(|later| later.children().contains(s));
+        cache.0.retain(|s, _| next_use(s).is_some());
+        let mut kept: Vec<(usize, Sector, usize)> = cache.0.iter().map(|(s, v)| (next_use(s).unwrap_or(usize::MAX), *s, v.len())).collect();
+        kept.sort();
+        let mut bytes = 0;
+        for (_, s, len) in kept {
+            bytes += len;
+            if bytes > KEEP_BYTES {
+                cache.0.remove(&s);
+            }
+        }
     }
     Ok(reports)
 }

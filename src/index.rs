@@ -141,7 +141,16 @@ pub struct SubspaceIndex {
 
 impl SubspaceIndex {
     pub fn new(sub: Subspace) -> SubspaceIndex {
-        let (s, o) = (sub.s as usize, sub.o as usize);
+        Self::board(sub.s, sub.o)
+    }
+
+    /// The index of all boards with `s` stones for the side to move and `o` for the
+    /// opponent, `0 <= s, o <= 9`: movement subspaces and the boards of placement
+    /// sectors alike. `sub` then names the board, not necessarily a movement subspace.
+    pub fn board(s: u8, o: u8) -> SubspaceIndex {
+        assert!(s <= 9 && o <= 9, "board with {s} and {o} stones");
+        let sub = Subspace { s, o };
+        let (s, o) = (s as usize, o as usize);
         let first_is_mover = Self::slots_for(s, o) <= Self::slots_for(o, s);
         let (ka, kb) = if first_is_mover { (s, o) } else { (o, s) };
         SubspaceIndex { sub, first_is_mover, kb, per_orbit: binom(24 - ka, kb), orbits: SetOrbits::get(ka) }

@@ -12,6 +12,7 @@ pub mod movegen;
 pub mod placement;
 pub mod position;
 pub mod probe;
+pub mod sector;
 pub mod solver;
 pub mod subspace;
 pub mod table;
@@ -20,5 +21,6 @@ pub mod value;
 pub mod verify;
 
 pub use position::{Color, Position};
+pub use sector::Sector;
 pub use subspace::{Subspace, Unit};
 pub use value::Value;

@@ -1,13 +1,15 @@
-//! The table file format (version 2): one file per subspace, `S-O.mtb`.
+//! The table file format (version 2): one file per sector, `S-O.mtb` for a movement
+//! subspace and `S-O-SH-OH.mtb` for a sector with stones in hand (see `sector`).
 //!
 //! ```text
 //! offset size  field
 //!      0    8  magic "MORRISTB"
 //!      8    2  format version (1)
 //!     10    2  rules variant (0 = standard Nine Men's Morris)
-//!     12    1  s (stones of the side to move)
-//!     13    1  o (stones of the opponent)
-//!     14    2  reserved, 0
+//!     12    1  s (stones on the board of the side to move)
+//!     13    1  o (stones on the board of the opponent)
+//!     14    1  sh (stones in hand of the side to move; 0 in the movement phase)
+//!     15    1  oh (stones in hand of the opponent; 0 in the movement phase)
 //!     16    8  entries (index slots, holes included)
 //!     24    4  block size (entries per block)
 //!     28    4  block count
@@ -41,7 +43,7 @@
 //! draws; 2, WLD and depth planes per 8,192 entries, holes repeat their predecessor.
 
 use crate::solver::Stats;
-use crate::subspace::Subspace;
+use crate::sector::Sector;
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -58,8 +60,8 @@ const ZSTD_LEVEL: i32 = 9;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
-    #[error("table {path} is missing; generate it with `morris solve --max-stones {total}`")]
-    Missing { path: PathBuf, total: u8 },
+    #[error("table {path} is missing; generate it with `{hint}`")]
+    Missing { path: PathBuf, hint: String },
     #[error("I/O error on {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
     #[error("{path} is not a morris table (bad magic)")]
@@ -78,15 +80,34 @@ impl TableError {
     }
 }
 
-/// The file name of a subspace's table inside a database directory.
-pub fn table_path(dir: &Path, sub: Subspace) -> PathBuf {
-    dir.join(format!("{sub}.mtb"))
+/// The file name of a sector's table inside a database directory.
+pub fn table_path(dir: &Path, sector: impl Into<Sector>) -> PathBuf {
+    dir.join(format!("{}.mtb", sector.into()))
+}
+
+/// The `morris solve` command that writes the table of `sector`.
+pub fn solve_hint(sector: Sector) -> String {
+    match sector.subspace() {
+        Some(sub) => format!("morris solve --max-stones {}", sub.total()),
+        None if Sector::reachable(Sector::start(9, 9).expect("9-9 start")).contains(&sector) => "morris solve --all".to_string(),
+        None => {
+            // The smallest generalised start whose game reaches the sector.
+            let starts = (3..=9u8).flat_map(|w| (3..=9u8).map(move |b| (w, b)));
+            match starts
+                .filter(|&(w, b)| Sector::start(w, b).is_some_and(|st| Sector::reachable(st).contains(&sector)))
+                .min_by_key(|&(w, b)| (w + b, w))
+            {
+                Some((w, b)) => format!("morris solve --start {w}-{b}"),
+                None => "morris solve --start WK-BK (no start reaches this sector)".to_string(),
+            }
+        }
+    }
 }
 
 /// Parsed header of a table file.
 #[derive(Clone, Debug)]
 pub struct Header {
-    pub sub: Subspace,
+    pub sector: Sector,
     pub entries: u64,
     pub block_size: u32,
     pub blocks: u32,
@@ -237,11 +258,12 @@ fn get_u16(buf: &[u8], at: usize) -> u16 {
 }
 
 /// Writes `values` as the table of `sub` into `dir`, atomically (temporary file, fsync, rename).
-pub fn write_table(dir: &Path, sub: Subspace, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
+pub fn write_table(dir: &Path, sector: impl Into<Sector>, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
+    let sub: Sector = sector.into();
     let path = table_path(dir, sub);
     let tmp = dir.join(format!("{sub}.mtb.tmp"));
     let io_err = |source| TableError::Io { path: tmp.clone(), source };
-    let index = crate::index::SubspaceIndex::new(sub);
+    let index = sub.index();
     let blocks: Vec<(Vec<u8>, Vec<u8>, u64)> = values
         .par_chunks(BLOCK_SIZE as usize)
         .enumerate()
@@ -263,6 +285,8 @@ pub fn write_table(dir: &Path, sub: Subspace, values: &[u8], stats: &Stats) -> R
     head[10..12].copy_from_slice(&VARIANT_STANDARD.to_le_bytes());
     head[12] = sub.s;
     head[13] = sub.o;
+    head[14] = sub.sh;
+    head[15] = sub.oh;
     put_u64(&mut head, 16, values.len() as u64);
     head[24..28].copy_from_slice(&BLOCK_SIZE.to_le_bytes());
     head[28..32].copy_from_slice(&(blocks.len() as u32).to_le_bytes());
@@ -321,11 +345,12 @@ pub struct TableFile {
 
 impl TableFile {
     /// Opens and checks the header and block index (not the blocks themselves).
-    pub fn open(path: &Path, expected: Subspace) -> Result<TableFile, TableError> {
+    pub fn open(path: &Path, expected: impl Into<Sector>) -> Result<TableFile, TableError> {
+        let expected: Sector = expected.into();
         let file = match File::open(path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(TableError::Missing { path: path.to_owned(), total: expected.total() })
+                return Err(TableError::Missing { path: path.to_owned(), hint: solve_hint(expected) })
             }
             Err(source) => return Err(TableError::Io { path: path.to_owned(), source }),
         };
@@ -356,12 +381,12 @@ impl TableFile {
         if header_hash(&map[..index_end]) != get_u64(&map, 120) {
             return Err(TableError::corrupt(path, "header checksum mismatch"));
         }
-        let sub = Subspace::new(map[12], map[13]).ok_or_else(|| TableError::corrupt(path, "invalid subspace in header"))?;
+        let sub = Sector::new(map[12], map[13], map[14], map[15]).ok_or_else(|| TableError::corrupt(path, "invalid sector in header"))?;
         if sub != expected {
-            return Err(TableError::corrupt(path, format!("holds subspace {sub}, expected {expected}")));
+            return Err(TableError::corrupt(path, format!("holds sector {sub}, expected {expected}")));
         }
         let header = Header {
-            sub,
+            sector: sub,
             entries: get_u64(&map, 16),
             block_size: get_u32(&map, 24),
             blocks: blocks as u32,
@@ -375,7 +400,7 @@ impl TableFile {
                 max_loss: get_u16(&map, 74),
             },
         };
-        let expected_entries = crate::index::SubspaceIndex::new(sub).len();
+        let expected_entries = sub.index().len();
         if header.entries != expected_entries
             || header.block_size == 0
             || header.entries.div_ceil(header.block_size as u64) != blocks as u64

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 fn solve(dir: &Path, max: u8) -> Vec<generate::Report> {
-    generate::run(&Options { dir: dir.to_owned(), max_stones: max, only: None }, &NoProgress).unwrap()
+    generate::run(&Options { dir: dir.to_owned(), max_stones: max, only: None, start: None }, &NoProgress).unwrap()
 }
 
 fn s(name: &str) -> Subspace {
@@ -38,7 +38,7 @@ fn written_tables_read_back_and_resume() {
     bytes[last] ^= 0x55;
     fs::write(&path33, &bytes).unwrap();
     let third = solve(dir.path(), 7);
-    let redone: Vec<String> = third.iter().filter(|r| r.seconds.is_some()).map(|r| r.sub.to_string()).collect();
+    let redone: Vec<String> = third.iter().filter(|r| r.seconds.is_some()).map(|r| r.sector.to_string()).collect();
     assert_eq!(redone, vec!["3-3", "3-4", "4-3"]);
     assert!(!dir.path().join("4-3.mtb.tmp").exists());
     TableFile::open(&path33, s("3-3")).unwrap().read_all().unwrap();
@@ -86,8 +86,8 @@ fn corruption_and_truncation_are_reported() {
 #[test]
 fn only_solves_the_unit_and_missing_dependencies() {
     let dir = tempfile::tempdir().unwrap();
-    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: Some(s("4-3")) }, &NoProgress).unwrap();
-    let names: Vec<String> = reports.iter().map(|r| r.sub.to_string()).collect();
+    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: Some(s("4-3")), start: None }, &NoProgress).unwrap();
+    let names: Vec<String> = reports.iter().map(|r| r.sector.to_string()).collect();
     assert_eq!(names, vec!["3-3", "3-4", "4-3"]);
     assert!(!table_path(dir.path(), s("4-4")).exists());
 }
@@ -104,9 +104,9 @@ fn regenerated_tables_match_known_good_checksums() {
     let reports = solve(dir.path(), 8);
     assert_eq!(reports.len(), 6);
     for r in reports {
-        let t = TableFile::open(&table_path(dir.path(), r.sub), r.sub).unwrap();
-        let want = known.get(r.sub.to_string().as_str()).expect("every s+o <= 8 table has a known checksum");
-        assert_eq!(format!("{:016x}", t.header.content_hash), *want, "{}", r.sub);
+        let t = TableFile::open(&table_path(dir.path(), r.sector), r.sector).unwrap();
+        let want = known.get(r.sector.to_string().as_str()).expect("every s+o <= 8 table has a known checksum");
+        assert_eq!(format!("{:016x}", t.header.content_hash), *want, "{}", r.sector);
     }
 }
 

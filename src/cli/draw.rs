@@ -25,7 +25,7 @@ pub struct Args {
     json: bool,
 }
 
-fn parse_stones(s: &str) -> Result<(u8, u8), String> {
+pub fn parse_stones(s: &str) -> Result<(u8, u8), String> {
     let sub: Subspace = s.parse().map_err(|_| format!("invalid stone counts '{s}': expected WK-BK with 3 <= WK, BK <= 9, e.g. 9-9"))?;
     Ok((sub.s, sub.o))
 }

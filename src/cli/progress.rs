@@ -54,6 +54,10 @@ impl Reporter for Bars {
         self.current.set_prefix(format!("{}/{}", position + 1, count));
         self.current.set_message(format!("{unit}"));
     }
+    fn sector_start(&self, sector: morris::Sector, position: usize, count: usize) {
+        self.current.set_prefix(format!("{}/{}", position + 1, count));
+        self.current.set_message(format!("sector {sector}"));
+    }
     fn done(&self, r: &Report) {
         if !self.quiet {
             self.println(&super::solve::summary_line(r));

@@ -12,12 +12,18 @@ pub struct Args {
     /// Directory for the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
     db: PathBuf,
-    /// Solve every subspace with s + o <= N (6..=18; 18 is the full set).
-    #[arg(long, default_value_t = 8, value_name = "N", value_parser = clap::value_parser!(u8).range(6..=18))]
-    max_stones: u8,
-    /// Solve all 49 subspaces (same as --max-stones 18).
-    #[arg(long, conflicts_with = "max_stones")]
+    /// Solve every movement subspace with s + o <= N (6..=18; 18 is all 49). Default 8,
+    /// or none beyond what --start needs when --start is given.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(6..=18))]
+    max_stones: Option<u8>,
+    /// The whole standard game: all 49 movement subspaces and the 449 placement sectors
+    /// of the 9-9 start (same as --max-stones 18 --start 9-9).
+    #[arg(long, conflicts_with_all = ["max_stones", "start"])]
     all: bool,
+    /// Also solve every placement sector of the game where White places WK and Black BK
+    /// stones (3..=9 each; 9-9 is the standard game), with the movement subspaces it needs.
+    #[arg(long, value_name = "WK-BK", value_parser = super::draw::parse_stones)]
+    start: Option<(u8, u8)>,
     /// Solve only the unit holding subspace S-O (plus any missing dependency).
     #[arg(long, value_name = "S-O")]
     only: Option<Subspace>,
@@ -28,8 +34,8 @@ pub struct Args {
 
 pub fn header() -> String {
     format!(
-        "{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9}",
-        "sub", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos"
+        "{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9}",
+        "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos"
     )
 }
 
@@ -39,8 +45,8 @@ pub fn summary_line(r: &Report) -> String {
         None => ("kept".to_string(), "-".to_string()),
     };
     format!(
-        "{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9.3}",
-        r.sub.to_string(),
+        "{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9.3}",
+        r.sector.to_string(),
         r.stats.positions,
         r.stats.wins,
         r.stats.draws,
@@ -54,7 +60,14 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let opts = Options { dir: args.db.clone(), max_stones: if args.all { 18 } else { args.max_stones }, only: args.only };
+    let start = if args.all { Some((9, 9)) } else { args.start };
+    let max_stones = match (args.all, args.max_stones, start) {
+        (true, _, _) => 18,
+        (false, Some(n), _) => n,
+        (false, None, Some(_)) => 0,
+        (false, None, None) => 8,
+    };
+    let opts = Options { dir: args.db.clone(), max_stones, only: args.only, start };
     let bars = Bars::new(args.quiet);
     bars.println(&header());
     let start = Instant::now();
@@ -71,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let solved = reports.iter().filter(|r| r.seconds.is_some()).count();
     let secs = start.elapsed().as_secs_f64();
     out!(
-        "{} subspaces ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
+        "{} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
         reports.len(),
         solved,
         reports.len() - solved,

@@ -15,6 +15,7 @@
 //! - [`layered`]: plain backward induction over every reachable position, ply by ply.
 //!   It is kept as an independent check of the search on small starts.
 
+pub mod induction;
 pub mod layered;
 pub mod search;
 mod tt;

@@ -1,0 +1,103 @@
+//! Backward induction over the sector graph: the exact value of every position of a
+//! placement sector, from the tables of the sectors its moves lead into.
+//!
+//! Every move out of a placement sector leaves it (a placement empties a hand by one;
+//! a side that moves while the other places hands the turn to a placing side), so a
+//! sector needs no iteration: each position is the best of its children, read from
+//! tables solved before it. The retrograde solver (`solver`) handles the sectors with
+//! cycles, which under the standard rules are the movement subspaces.
+//!
+//! Move generation is `for_each_ply_move`, the one the placement search uses, so the
+//! two agree on every rule by construction and tests compare their values.
+
+use super::{for_each_ply_move, prefetch, Ply};
+use crate::geometry::Bits;
+use crate::index::SubspaceIndex;
+use crate::movegen::NONE;
+use crate::position::Color;
+use crate::sector::Sector;
+use crate::solver::Progress;
+use crate::value::Value;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Solved tables, one value byte per slot, by sector.
+pub trait SectorTables: Sync {
+    /// The table of `sector`; the caller guarantees it was solved.
+    fn values(&self, sector: Sector) -> &[u8];
+}
+
+impl SectorTables for HashMap<Sector, Vec<u8>> {
+    fn values(&self, sector: Sector) -> &[u8] {
+        self.get(&sector).unwrap_or_else(|| panic!("table {sector} is not in memory"))
+    }
+}
+
+const CHUNK: usize = 1 << 14;
+/// More than the most moves a position has (24 placements, each with up to 9 captures).
+const MAX_CHILDREN: usize = 256;
+const CAPTURE: u64 = 1 << 63;
+
+/// One child table: its index and its values.
+struct Target<'a> {
+    index: SubspaceIndex,
+    values: &'a [u8],
+}
+
+/// Solves a sector with stones in hand (at least one side's hand not empty).
+pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<u8> {
+    assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
+    let idx = sector.index();
+    let plain = sector.after_move();
+    let plain = Target { index: plain.index(), values: tables.values(plain) };
+    let capture = sector.after_capture().map(|c| Target { index: c.index(), values: tables.values(c) });
+    let mut out = vec![0u8; idx.len() as usize];
+    progress.begin(&format!("sector {sector}"), out.len() as u64);
+    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
+        let start = (c * CHUNK) as u64;
+        let mut at = [0u64; MAX_CHILDREN];
+        for ((_, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
+            *slot = value_of(sector, m, o, &plain, capture.as_ref(), &mut at);
+        }
+        progress.advance(chunk.len() as u64);
+    });
+    out
+}
+
+/// The value byte of the position `(mover, opp)` of `sector`.
+#[inline]
+fn value_of(sector: Sector, mover: Bits, opp: Bits, plain: &Target, capture: Option<&Target>, at: &mut [u64; MAX_CHILDREN]) -> u8 {
+    let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
+    // Every non-capturing child has the same side to move, the current opponent.
+    let prep = plain.index.prepare(opp, true);
+    let (mut n, mut wins_now) = (0usize, false);
+    for_each_ply_move(ply, mover, opp, |mv, after, opp_after| {
+        if mv.capture == NONE {
+            let i = plain.index.index_with(&prep, opp_after, after);
+            prefetch(plain.values.as_ptr().wrapping_add(i as usize));
+            at[n] = i;
+            n += 1;
+        } else if let Some(t) = capture {
+            let i = t.index.index(opp_after, after);
+            prefetch(t.values.as_ptr().wrapping_add(i as usize));
+            at[n] = i | CAPTURE;
+            n += 1;
+        } else {
+            wins_now = true;
+        }
+    });
+    if wins_now {
+        return crate::value::enc_win(1);
+    }
+    let mut best: Option<Value> = None;
+    for &a in &at[..n] {
+        let byte = if a & CAPTURE == 0 { plain.values[a as usize] } else { capture.expect("capture table").values[(a & !CAPTURE) as usize] };
+        let v = Value::decode(byte).parent();
+        if best.is_none_or(|b| v.goodness() > b.goodness()) {
+            best = Some(v);
+        }
+    }
+    // No legal move: blocked (a side that moves), or every placement closes a mill
+    // against an empty board (see `for_each_ply_move`).
+    best.unwrap_or(Value::Loss(0)).encode().expect("placement depths fit the value byte")
+}

@@ -1,0 +1,240 @@
+//! Sectors: a board subspace plus two hands, the unit every table is stored in.
+//!
+//! A sector `(s, o, sh, oh)` holds the positions where the side to move has `s` stones
+//! on the board and `sh` in hand, the opponent `o` and `oh`. A movement subspace is the
+//! sector with both hands empty, so movement tables and placement tables share one
+//! file format, one index (the board's, `SubspaceIndex::board(s, o)`) and one probe
+//! path. Names are `S-O` for movement subspaces and `S-O-SH-OH` otherwise.
+//!
+//! The sector graph lists which sectors a sector's moves lead into. Under the standard
+//! rules the graph outside the movement phase has no cycles (every placement empties a
+//! hand by one, and a side with an empty hand moves only while the other still places,
+//! which it does on the next ply), so placement sectors are solved one by one in
+//! [`Sector::solve_order`]. A rule variant that lets a player move instead of placing
+//! (Lasker) adds edges between sectors of equal hands; `solve_order` then reports the
+//! cycle rather than returning an order that would be wrong, and such sectors will be
+//! solved together as units, as the movement subspaces `s-o` and `o-s` are.
+
+use crate::index::SubspaceIndex;
+use crate::subspace::Subspace;
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::str::FromStr;
+
+/// The most stones a side has in the standard game.
+pub const STONES: u8 = 9;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sector {
+    /// Stones on the board: side to move, opponent.
+    pub s: u8,
+    pub o: u8,
+    /// Stones in hand: side to move, opponent.
+    pub sh: u8,
+    pub oh: u8,
+}
+
+impl From<Subspace> for Sector {
+    fn from(sub: Subspace) -> Sector {
+        Sector { s: sub.s, o: sub.o, sh: 0, oh: 0 }
+    }
+}
+
+impl Sector {
+    /// A sector in which the game is not over: each side has at most 9 stones and at
+    /// least 3 on the board and in hand; a movement sector needs 3 on the board each.
+    pub fn new(s: u8, o: u8, sh: u8, oh: u8) -> Option<Sector> {
+        let sec = Sector { s, o, sh, oh };
+        let side_ok = |board: u8, hand: u8| board.checked_add(hand).is_some_and(|t| (3..=STONES).contains(&t));
+        (side_ok(s, sh) && side_ok(o, oh) && (!sec.is_movement() || (s >= 3 && o >= 3))).then_some(sec)
+    }
+
+    pub fn is_movement(&self) -> bool {
+        self.sh == 0 && self.oh == 0
+    }
+
+    /// The movement subspace, for a sector with both hands empty.
+    pub fn subspace(&self) -> Option<Subspace> {
+        if self.is_movement() {
+            Subspace::new(self.s, self.o)
+        } else {
+            None
+        }
+    }
+
+    /// The symmetry-reduced index of the sector's boards.
+    pub fn index(&self) -> SubspaceIndex {
+        SubspaceIndex::board(self.s, self.o)
+    }
+
+    /// Whether the side to move places a stone (it has one in hand) rather than moves.
+    pub fn places(&self) -> bool {
+        self.sh > 0
+    }
+
+    /// Where a move without capture leads, seen from the next side to move.
+    pub fn after_move(&self) -> Sector {
+        if self.places() {
+            Sector { s: self.o, o: self.s + 1, sh: self.oh, oh: self.sh - 1 }
+        } else {
+            Sector { s: self.o, o: self.s, sh: self.oh, oh: 0 }
+        }
+    }
+
+    /// Where a capture leads: `None` when the opponent has no stone on the board or
+    /// when the capture leaves it with 2 stones in all, which wins at once.
+    pub fn after_capture(&self) -> Option<Sector> {
+        let next = self.after_move();
+        if self.o == 0 {
+            return None;
+        }
+        Sector::new(next.s - 1, next.o, next.sh, next.oh)
+    }
+
+    /// The sectors this one's moves lead into (those that are not already over).
+    ///
+    /// A capture edge is listed whenever the opponent has a stone on the board, even
+    /// where the side to move could not have closed a mill with so few stones: this is
+    /// the sector graph of Gévay and Danner, whose 449 placement sectors of the
+    /// standard game (498 with the movement ones) these tables reproduce. The extra
+    /// sectors are small, and their tables are simply never read by a real game.
+    pub fn children(&self) -> Vec<Sector> {
+        let mut out = vec![];
+        let plain = self.after_move();
+        if Sector::new(plain.s, plain.o, plain.sh, plain.oh).is_some() {
+            out.push(plain);
+        }
+        out.extend(self.after_capture());
+        out
+    }
+
+    /// The empty board of a game where White places `wk` and Black `bk` stones.
+    pub fn start(wk: u8, bk: u8) -> Option<Sector> {
+        Sector::new(0, 0, wk, bk)
+    }
+
+    /// Every sector reachable from `root` in the sector graph, `root` included.
+    pub fn reachable(root: Sector) -> BTreeSet<Sector> {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![root];
+        while let Some(x) = stack.pop() {
+            if seen.insert(x) && !x.is_movement() {
+                stack.extend(x.children());
+            }
+        }
+        seen
+    }
+
+    /// The sectors of `set` that are not movement subspaces, children before parents.
+    /// Fails, naming a sector on the cycle, if the graph restricted to `set` has one.
+    pub fn solve_order(set: &BTreeSet<Sector>) -> Result<Vec<Sector>, String> {
+        // Depth-first post-order with an explicit stack; colour 1 = on the stack.
+        let mut state: HashMap<Sector, u8> = HashMap::new();
+        let mut order = vec![];
+        for &root in set.iter().filter(|s| !s.is_movement()) {
+            if state.contains_key(&root) {
+                continue;
+            }
+            let mut stack = vec![(root, 0usize)];
+            state.insert(root, 1);
+            while let Some((node, next)) = stack.pop() {
+                let kids: Vec<Sector> = node.children().into_iter().filter(|c| !c.is_movement() && set.contains(c)).collect();
+                if next < kids.len() {
+                    stack.push((node, next + 1));
+                    let c = kids[next];
+                    match state.get(&c) {
+                        None => {
+                            state.insert(c, 1);
+                            stack.push((c, 0));
+                        }
+                        Some(1) => return Err(format!("the sector graph has a cycle through {c}")),
+                        Some(_) => {}
+                    }
+                } else {
+                    state.insert(node, 2);
+                    order.push(node);
+                }
+            }
+        }
+        // Group by hands, then board, so consecutive sectors share child tables; this
+        // is still children-first because every edge lowers the hands or, from a
+        // moving side to a placing one, keeps them and is ordered by `sh == 0` last.
+        let key = |x: &Sector| (x.sh + x.oh, x.sh == 0, x.s + x.o, x.s, x.o, x.sh);
+        let mut sorted = order.clone();
+        sorted.sort_by_key(key);
+        let pos: HashMap<Sector, usize> = sorted.iter().enumerate().map(|(i, &x)| (x, i)).collect();
+        if sorted.iter().all(|x| x.children().iter().all(|c| pos.get(c).is_none_or(|&j| j < pos[x]))) {
+            Ok(sorted)
+        } else {
+            Ok(order)
+        }
+    }
+
+    /// File stem and display name: `S-O` or `S-O-SH-OH`.
+    pub fn name(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl fmt::Display for Sector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_movement() {
+            write!(f, "{}-{}", self.s, self.o)
+        } else {
+            write!(f, "{}-{}-{}-{}", self.s, self.o, self.sh, self.oh)
+        }
+    }
+}
+
+impl FromStr for Sector {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Sector, String> {
+        let err = || {
+            format!(
+                "invalid sector '{text}': expected S-O (a movement subspace, 3 <= S, O <= 9) or S-O-SH-OH \
+                 (stones on the board and in hand of the side to move and of the opponent, at most 9 and at least 3 a side)"
+            )
+        };
+        let parts: Vec<u8> = text.trim().split('-').map(|p| p.parse::<u8>().map_err(|_| err())).collect::<Result<_, _>>()?;
+        match parts[..] {
+            [s, o] => Sector::new(s, o, 0, 0),
+            [s, o, sh, oh] => Sector::new(s, o, sh, oh),
+            _ => None,
+        }
+        .ok_or_else(err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_game_has_the_published_sector_count() {
+        let all = Sector::reachable(Sector::start(9, 9).unwrap());
+        let placement = all.iter().filter(|s| !s.is_movement()).count();
+        let movement = all.iter().filter(|s| s.is_movement()).count();
+        // Gévay & Danner: 498 sectors for the standard game, 49 of them movement ones.
+        assert_eq!((placement, movement), (449, 49));
+        let order = Sector::solve_order(&all).unwrap();
+        assert_eq!(order.len(), 449);
+        let pos: HashMap<Sector, usize> = order.iter().enumerate().map(|(i, &x)| (x, i)).collect();
+        for x in &order {
+            for c in x.children() {
+                if !c.is_movement() {
+                    assert!(pos[&c] < pos[x], "{c} after {x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for text in ["3-3", "9-9", "0-0-9-9", "8-8-1-1", "3-9-0-3"] {
+            assert_eq!(text.parse::<Sector>().unwrap().to_string(), text);
+        }
+        for bad in ["2-3", "0-0-9", "0-0-2-2", "9-9-1-0", "x", "3-3-0-0-0", "1-1"] {
+            assert!(bad.parse::<Sector>().is_err(), "{bad}");
+        }
+    }
+}
