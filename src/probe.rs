@@ -1,13 +1,15 @@
 //! The probe library: values of positions and of every move, read from table files.
 //!
-//! A `Tablebase` opens a directory; each subspace's file is memory-mapped the first time
+//! A `Tablebase` opens a directory; each sector's file is memory-mapped the first time
 //! it is needed. A probe canonicalises and indexes the position, decompresses the one
 //! block holding its slot (checked against the block's checksum) and decodes the byte.
-//! Recently used blocks are kept in a small cache.
+//! Recently used blocks are kept in a small cache of bounded size. Movement positions
+//! and placement positions take the same path; a placement position whose sector table
+//! is absent is solved instead by the placement search over the movement tables.
 
-use crate::index::SubspaceIndex;
-use crate::placement::{self, MovementTables};
-use crate::movegen::{for_each_move, Move};
+use crate::placement::{self, for_each_ply_move, MovementTables, Ply};
+use crate::movegen::{Move, NONE};
+use crate::sector::Sector;
 use crate::position::{Color, Position};
 use crate::subspace::Subspace;
 use crate::table::{table_path, Planes, TableError, TableFile};
@@ -55,7 +57,8 @@ pub const PLACEMENT_TT_BYTES: usize = 1 << 30;
 /// A directory of tables, opened lazily. `Send + Sync`: share it between threads.
 pub struct Tablebase {
     dir: PathBuf,
-    files: [OnceLock<Arc<TableFile>>; 49],
+    /// By `sector_slot`: every sector of the standard rules has a cell.
+    files: Vec<OnceLock<Arc<TableFile>>>,
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
     /// Whole tables decoded for placement searches, kept so that later searches start warm.
@@ -67,12 +70,12 @@ pub struct Tablebase {
 
 #[derive(Default)]
 struct BlockCache {
-    blocks: HashMap<(Subspace, u32), (Arc<Planes>, u64)>,
+    blocks: HashMap<(Sector, u32), (Arc<Planes>, u64)>,
     clock: u64,
 }
 
 impl BlockCache {
-    fn get(&mut self, key: (Subspace, u32)) -> Option<Arc<Planes>> {
+    fn get(&mut self, key: (Sector, u32)) -> Option<Arc<Planes>> {
         self.clock += 1;
         let now = self.clock;
         self.blocks.get_mut(&key).map(|(b, used)| {
@@ -81,7 +84,7 @@ impl BlockCache {
         })
     }
 
-    fn put(&mut self, key: (Subspace, u32), block: Arc<Planes>, capacity: usize) {
+    fn put(&mut self, key: (Sector, u32), block: Arc<Planes>, capacity: usize) {
         if capacity == 0 {
             return;
         }
@@ -110,6 +113,23 @@ fn slot(sub: Subspace) -> usize {
     (sub.s as usize - 3) * 7 + (sub.o as usize - 3)
 }
 
+fn sector_slot(x: Sector) -> usize {
+    ((x.s as usize * 10 + x.o as usize) * 10 + x.sh as usize) * 10 + x.oh as usize
+}
+
+/// The sector of `pos`, from the side to move's point of view; `Ok(None)` when the side
+/// to move has fewer than 3 stones left (it has lost).
+pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
+    let (m, o) = (pos.mover().count_ones() as u8, pos.opponent().count_ones() as u8);
+    let (mh, oh) = if pos.to_move == Color::White { (pos.white_hand, pos.black_hand) } else { (pos.black_hand, pos.white_hand) };
+    if m + mh < 3 {
+        return Ok(None);
+    }
+    Sector::new(m, o, mh, oh).map(Some).ok_or_else(|| {
+        ProbeError::Position(format!("the opponent has {} stones on the board and in hand; the game ended on the previous move", o + oh))
+    })
+}
+
 impl Tablebase {
     pub fn open(dir: &Path) -> Result<Tablebase, ProbeError> {
         Self::with_cache(dir, CACHE_BLOCKS)
@@ -122,7 +142,7 @@ impl Tablebase {
         }
         Ok(Tablebase {
             dir: dir.to_owned(),
-            files: [const { OnceLock::new() }; 49],
+            files: (0..10_000).map(|_| OnceLock::new()).collect(),
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
             memory: Arc::new((0..49).map(|_| OnceLock::new()).collect()),
@@ -136,8 +156,9 @@ impl Tablebase {
     }
 
     /// The table of `sub`, opened (header and index checked) on first use.
-    pub fn table(&self, sub: Subspace) -> Result<&Arc<TableFile>, TableError> {
-        let cell = &self.files[slot(sub)];
+    pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
+        let sub: Sector = sub.into();
+        let cell = &self.files[sector_slot(sub)];
         if let Some(t) = cell.get() {
             return Ok(t);
         }
@@ -146,7 +167,8 @@ impl Tablebase {
     }
 
     /// The stored byte of slot `i` of `sub`.
-    pub fn probe_slot(&self, sub: Subspace, i: u64) -> Result<u8, TableError> {
+    pub fn probe_slot(&self, sub: impl Into<Sector>, i: u64) -> Result<u8, TableError> {
+        let sub: Sector = sub.into();
         let t = self.table(sub)?;
         let bs = t.header.block_size as u64;
         let key = (sub, (i / bs) as u32);
@@ -165,17 +187,12 @@ impl Tablebase {
         })
     }
 
-    /// Win, draw or loss of a movement-phase position without its depth: reads only the
-    /// block's WLD plane (about a quarter of the data of a full probe).
-    pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
-        let (s, o) = (mover.count_ones(), opp.count_ones());
-        if s < 3 {
-            return Ok(Wdl::Loss);
-        }
-        let sub = Subspace::new(s as u8, o as u8)
-            .ok_or_else(|| ProbeError::Position(format!("the opponent has {o} stones; the game ended on the previous move")))?;
-        let i = SubspaceIndex::new(sub).index(mover, opp);
-        let t = self.table(sub)?;
+    /// Win, draw or loss of a position without its depth, from its sector's table:
+    /// reads only the block's WLD plane (about a quarter of the data of a full probe).
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        let Some(sector) = sector_of(pos)? else { return Ok(Wdl::Loss) };
+        let i = sector.index().index(pos.mover(), pos.opponent());
+        let t = self.table(sector)?;
         let bs = t.header.block_size as u64;
         Ok(match t.read_wld((i / bs) as usize, (i % bs) as usize)? {
             0 => Wdl::Draw,
@@ -184,25 +201,59 @@ impl Tablebase {
         })
     }
 
-    /// The value of a movement-phase position `(mover, opp)` for the side to move.
-    pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
-        let (s, o) = (mover.count_ones(), opp.count_ones());
-        if s < 3 {
-            return Ok(Value::Loss(0));
-        }
-        let sub = Subspace::new(s as u8, o as u8)
-            .ok_or_else(|| ProbeError::Position(format!("the opponent has {o} stones; the game ended on the previous move")))?;
-        let idx = SubspaceIndex::new(sub);
-        Ok(Value::decode(self.probe_slot(sub, idx.index(mover, opp))?))
+    /// `probe_wdl` of the movement position `(mover, opp)`.
+    pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
+        self.probe_wdl(&Position::movement(Color::White, mover, opp))
     }
 
-    /// The value of a position for the side to move. Placement-phase positions (stones
-    /// in hand) are solved exactly by `placement::solve` over the movement tables.
+    /// The value of a movement-phase position `(mover, opp)` for the side to move.
+    pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
+        self.probe_table(&Position::movement(Color::White, mover, opp))
+    }
+
+    /// The value of a position for the side to move, read from its sector's table.
+    /// A placement position whose sector table is missing is solved by the placement
+    /// search over the movement tables instead.
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        if !pos.is_movement() {
-            return Ok(self.solve_placement(pos, &crate::solver::NoProgress)?.value);
+        match self.probe_table(pos) {
+            Err(ProbeError::Table(TableError::Missing { .. })) if !pos.is_movement() => {
+                Ok(self.solve_placement(pos, &crate::solver::NoProgress)?.value)
+            }
+            other => other,
         }
-        self.probe_movement(pos.mover(), pos.opponent())
+    }
+
+    /// The value of a position read from its sector's table, with no search: one block
+    /// of one file. Fails with `TableError::Missing` when the table is absent.
+    pub fn probe_table(&self, pos: &Position) -> Result<Value, ProbeError> {
+        let Some(sector) = sector_of(pos)? else { return Ok(Value::Loss(0)) };
+        let i = sector.index().index(pos.mover(), pos.opponent());
+        Ok(Value::decode(self.probe_slot(sector, i)?))
+    }
+
+    /// Every legal move with the position it leads to and its value for the side that
+    /// plays it, best first, read from the tables only.
+    pub fn probe_moves_table(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
+        if sector_of(pos)?.is_none() {
+            return Ok(Vec::new());
+        }
+        let ply = Ply { white_hand: pos.white_hand, black_hand: pos.black_hand, to_move: pos.to_move };
+        let next = ply.next();
+        let mut children = Vec::new();
+        for_each_ply_move(ply, pos.mover(), pos.opponent(), |mv, after, opp_after| children.push((mv, after, opp_after)));
+        let mut out = Vec::with_capacity(children.len());
+        for (mv, after, opp_after) in children {
+            let (white, black) = ply.colours(after, opp_after);
+            let child = Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move };
+            let v = if mv.capture != NONE && sector_of(&child).is_err() {
+                Value::Win(1) // the capture leaves the opponent with two stones
+            } else {
+                self.probe_table(&child)?.parent()
+            };
+            out.push((mv, child, v));
+        }
+        placement::sort_moves(&mut out);
+        Ok(out)
     }
 
     /// Solves the game from a placement-phase position: its value and every move's.
@@ -249,34 +300,22 @@ impl Tablebase {
     }
 
     /// The value of a position and of every legal move from it (best first), with the
-    /// positions the moves lead to: one search for a placement-phase position.
+    /// positions the moves lead to: from the tables, or by one placement search when a
+    /// placement position's tables are missing.
     pub fn evaluate(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<(Value, Vec<(Move, Position, Value)>), ProbeError> {
-        if !pos.is_movement() {
-            let s = self.solve_placement(pos, progress)?;
-            return Ok((s.value, s.moves));
+        let read = || -> Result<_, ProbeError> { Ok((self.probe_table(pos)?, self.probe_moves_table(pos)?)) };
+        match read() {
+            Err(ProbeError::Table(TableError::Missing { .. })) if !pos.is_movement() => {
+                let s = self.solve_placement(pos, progress)?;
+                Ok((s.value, s.moves))
+            }
+            other => other,
         }
-        Ok((self.probe(pos)?, self.probe_moves(pos)?))
     }
 
     /// Every legal move with the position it leads to and its value for the side that
     /// plays it, best first.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
-        if !pos.is_movement() {
-            return Ok(self.solve_placement(pos, &crate::solver::NoProgress)?.moves);
-        }
-        let (mover, opp) = (pos.mover(), pos.opponent());
-        if mover.count_ones() < 3 || opp.count_ones() < 3 {
-            return Ok(Vec::new());
-        }
-        let mut children = Vec::new();
-        for_each_move(mover, opp, |mv, cm, co| children.push((mv, cm, co)));
-        let next: Color = pos.to_move.other();
-        let mut out = Vec::with_capacity(children.len());
-        for (mv, cm, co) in children {
-            let v = self.probe_movement(cm, co)?.parent();
-            out.push((mv, Position::movement(next, cm, co), v));
-        }
-        out.sort_by_key(|(mv, _, v)| (-v.goodness(), mv.from, mv.to, mv.capture));
-        Ok(out)
+        Ok(self.evaluate(pos, &crate::solver::NoProgress)?.1)
     }
 }

@@ -1,7 +1,9 @@
 //! `morris draw`: the value of the empty board with WK and BK stones to place.
 
 use super::progress::Bars;
-use morris::placement::search;
+use morris::placement::{search, Solution};
+use morris::probe::ProbeError;
+use morris::table::TableError;
 use morris::probe::Tablebase;
 use morris::{Color, Position, Subspace, Value};
 use serde_json::json;
@@ -23,6 +25,10 @@ pub struct Args {
     /// Print a JSON object as the last line.
     #[arg(long)]
     json: bool,
+    /// Solve by alpha-beta search over the movement tables even when the placement
+    /// tables (from `morris solve --start WK-BK` or `--all`) are there to read.
+    #[arg(long)]
+    search: bool,
 }
 
 pub fn parse_stones(s: &str) -> Result<(u8, u8), String> {
@@ -47,14 +53,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tb = Tablebase::open(&args.db)?;
     let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
     let start = Instant::now();
-    let bars = Bars::new(args.json);
-    let tables = tb.movement_tables(&root)?;
-    let tt = search::Tt::new(args.tt_mib.map_or_else(|| search::table_bytes_for(&root), |m| m << 20));
-    let solution = search::solve_in(&root, &tables, &tt, &bars);
-    bars.finish();
-    if let Some(e) = tables.take_error() {
-        return Err(e.into());
-    }
+    let from_tables = if args.search {
+        None
+    } else {
+        match tb.probe_table(&root) {
+            Ok(value) => Some(Solution { value, moves: tb.probe_moves_table(&root)?, nodes: 0 }),
+            Err(ProbeError::Table(TableError::Missing { .. })) => None,
+            Err(e) => return Err(e.into()),
+        }
+    };
+    let used_tables = from_tables.is_some();
+    let method = if used_tables { "read from the placement tables" } else { "alpha-beta search over the movement tables" };
+    let solution = match from_tables {
+        Some(s) => s,
+        None => {
+            let bars = Bars::new(args.json);
+            let tables = tb.movement_tables(&root)?;
+            let tt = search::Tt::new(args.tt_mib.map_or_else(|| search::table_bytes_for(&root), |m| m << 20));
+            let solution = search::solve_in(&root, &tables, &tt, &bars);
+            bars.finish();
+            if let Some(e) = tables.take_error() {
+                return Err(e.into());
+            }
+            solution
+        }
+    };
     let secs = start.elapsed().as_secs_f64();
     let words = match solution.value {
         Value::Win(d) => format!("White wins in {d} plies"),
@@ -71,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
             .collect();
         let (r, p) = value_json(solution.value);
-        out!("{}", json!({ "stones": format!("{wk}-{bk}"), "result": r, "plies": p, "moves": moves, "seconds": secs, "nodes": solution.nodes }));
+        out!("{}", json!({ "stones": format!("{wk}-{bk}"), "result": r, "plies": p, "moves": moves, "seconds": secs, "nodes": solution.nodes, "method": if used_tables { "tables" } else { "search" } }));
     } else {
         out!("{wk} stones for White, {bk} for Black, empty board, White to move: {words}.");
         out!("\nfirst move   value for White");
@@ -79,7 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out!("{:<12} {v}", mv.to_string());
         }
         out!(
-            "\n{} placement nodes searched in {:.1} s, peak memory {} MiB",
+            "\n{method}: {} placement nodes searched in {:.3} s, peak memory {} MiB",
             solution.nodes,
             secs,
             peak_rss_mib().map_or("?".into(), |m| format!("{m:.0}"))

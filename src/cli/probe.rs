@@ -48,7 +48,7 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
 
 fn probe_json(tb: &Tablebase, pos: &Position, with_moves: bool) -> anyhow::Result<serde_json::Value> {
     let start = Instant::now();
-    let (v, moves) = if with_moves || !pos.is_movement() { tb.evaluate(pos, &NoProgress)? } else { (tb.probe(pos)?, vec![]) };
+    let (v, moves) = if with_moves { tb.evaluate(pos, &NoProgress)? } else { (tb.probe(pos)?, vec![]) };
     let (result, plies) = value_json(v);
     let mut obj = json!({ "position": pos.to_string(), "result": result, "plies": plies });
     if with_moves {
