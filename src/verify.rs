@@ -2,6 +2,8 @@
 //! stored values. It shares nothing with the solver's backward pass: it reads the
 //! written files through the table reader (checksums included) and generates moves
 //! forward, so a bug in unmove generation, counting or depth bookkeeping shows up here.
+//! Placement sectors are checked the same way, across sectors: each position's stored
+//! value must be the best of its children's, read from the children's sector files.
 
 use crate::index::SubspaceIndex;
 use crate::movegen::for_each_move;
@@ -9,6 +11,9 @@ use crate::position::{Color, Position};
 use crate::probe::Tablebase;
 use crate::solver::Progress;
 use crate::subspace::Subspace;
+use crate::sector::Sector;
+use crate::placement::{for_each_ply_move, Ply};
+use crate::movegen::NONE;
 use crate::table::TableError;
 use crate::value::Value;
 use rayon::prelude::*;
@@ -18,7 +23,7 @@ use std::sync::Mutex;
 /// One disagreement between a stored value and its successors.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
-    pub sub: Subspace,
+    pub sector: Sector,
     pub slot: u64,
     /// The position, White to move (colour is immaterial in the movement phase).
     pub position: String,
@@ -92,7 +97,7 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
                         let mut f = found.lock().unwrap();
                         if f.len() < KEEP {
                             f.push(Mismatch {
-                                sub,
+                                sector: sub.into(),
                                 slot: i,
                                 position: Position::movement(Color::White, m, o).to_string(),
                                 stored,
@@ -110,4 +115,81 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
         out.mismatches.extend(found.into_inner().unwrap());
     }
     Ok(out)
+}
+
+/// Verifies tables of any kind: movement subspaces by `verify`, placement sectors by
+/// the best of their children's values, read from the children's files.
+pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Result<Outcome, TableError> {
+    let subs: Vec<Subspace> = sectors.iter().filter_map(|s| s.subspace()).collect();
+    let mut out = verify(tb, &subs, progress)?;
+    let mut loaded: HashMap<Sector, Vec<u8>> = HashMap::new();
+    for &sector in sectors.iter().filter(|s| !s.is_movement()) {
+        let mut need = sector.children();
+        need.push(sector);
+        loaded.retain(|s, _| need.contains(s));
+        for &s in &need {
+            if !loaded.contains_key(&s) {
+                loaded.insert(s, tb.table(s)?.read_all()?);
+            }
+        }
+        let one = verify_placement(sector, &loaded, progress);
+        out.checked += one.checked;
+        out.mismatch_count += one.mismatch_count;
+        out.mismatches.extend(one.mismatches);
+    }
+    Ok(out)
+}
+
+fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress: &dyn Progress) -> Outcome {
+    let idx = sector.index();
+    let values = &loaded[&sector];
+    let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
+    let found = Mutex::new(Vec::new());
+    progress.begin(&format!("verify {sector}"), values.len() as u64);
+    let (checked, bad): (u64, u64) = values
+        .par_chunks(1 << 14)
+        .enumerate()
+        .map(|(c, chunk)| {
+            let (mut checked, mut bad) = (0u64, 0u64);
+            for (k, &byte) in chunk.iter().enumerate() {
+                let i = (c << 14) as u64 + k as u64;
+                if idx.may_be_hole(i) && idx.is_hole(i) {
+                    continue;
+                }
+                let (m, o) = idx.unindex(i);
+                let mut best: Option<Value> = None;
+                for_each_ply_move(ply, m, o, |mv, after, opp_after| {
+                    // The child, from its own side to move's point of view.
+                    let child = Sector::new(
+                        opp_after.count_ones() as u8,
+                        after.count_ones() as u8,
+                        sector.oh,
+                        if sector.sh > 0 { sector.sh - 1 } else { 0 },
+                    );
+                    let v = match child {
+                        None if mv.capture != NONE => Value::Win(1),
+                        None => unreachable!("a move without capture leaves both sides in the game"),
+                        Some(cs) => Value::decode(loaded[&cs][cs.index().index(opp_after, after) as usize]).parent(),
+                    };
+                    if best.is_none_or(|b| v.goodness() > b.goodness()) {
+                        best = Some(v);
+                    }
+                });
+                let expected = best.unwrap_or(Value::Loss(0));
+                let stored = Value::decode(byte);
+                checked += 1;
+                if expected != stored {
+                    bad += 1;
+                    let mut f = found.lock().unwrap();
+                    if f.len() < KEEP {
+                        let position = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
+                        f.push(Mismatch { sector, slot: i, position: position.to_string(), stored, expected });
+                    }
+                }
+            }
+            progress.advance(chunk.len() as u64);
+            (checked, bad)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    Outcome { checked, mismatches: found.into_inner().unwrap(), mismatch_count: bad }
 }

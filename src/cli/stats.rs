@@ -1,7 +1,7 @@
 //! `morris stats`.
 
 use morris::table::{table_path, TableError, TableFile};
-use morris::Subspace;
+use morris::Sector;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,7 +10,8 @@ pub struct Args {
     /// Directory holding the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
     db: PathBuf,
-    /// One JSON object per subspace and line, for scripts.
+    /// One JSON object per table and line, for scripts (`subspace` is `S-O` for a
+    /// movement subspace, `S-O-SH-OH` for a placement sector).
     #[arg(long)]
     json: bool,
 }
@@ -19,12 +20,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.db.is_dir() {
         anyhow::bail!("no table directory at {}; run `morris solve` first", args.db.display());
     }
+    let mut sectors: Vec<Sector> = std::fs::read_dir(&args.db)?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
+        .collect();
+    sectors.sort_by_key(|x| (!x.is_movement(), x.sh + x.oh, x.s + x.o, x.s, x.o, x.sh));
     let mut found = 0;
-    let mut totals = (0u64, 0u64, 0u64);
+    // Positions, WLD bytes, file bytes: movement tables, then placement tables.
+    let mut totals = [(0u64, 0u64, 0u64); 2];
     if !args.json {
-        out!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9} {:>9}", "sub", "positions", "wins", "draws", "losses", "maxW", "maxL", "bytes", "bits/pos", "WLD bits");
+        out!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9} {:>9}", "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "bytes", "bits/pos", "WLD bits");
     }
-    for sub in Subspace::all() {
+    for sub in sectors {
         let t = match TableFile::open(&table_path(&args.db, sub), sub) {
             Ok(t) => t,
             Err(TableError::Missing { .. }) => continue,
@@ -35,9 +42,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let bits = t.file_size() as f64 * 8.0 / s.positions.max(1) as f64;
         let (wld_bytes, depth_bytes) = t.plane_bytes();
         let wld_bits = wld_bytes as f64 * 8.0 / s.positions.max(1) as f64;
-        totals.0 += s.positions;
-        totals.1 += wld_bytes;
-        totals.2 += t.file_size();
+        let total = &mut totals[!sub.is_movement() as usize];
+        total.0 += s.positions;
+        total.1 += wld_bytes;
+        total.2 += t.file_size();
         if args.json {
             let obj = serde_json::json!({
                 "subspace": sub.to_string(), "positions": s.positions, "wins": s.wins, "losses": s.losses,
@@ -47,15 +55,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             });
             out!("{obj}");
         } else {
-            out!("{:>5} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3} {:>9.3}", sub.to_string(), s.positions, s.wins, s.draws, s.losses, s.max_win, s.max_loss, t.file_size(), bits, wld_bits);
+            out!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3} {:>9.3}", sub.to_string(), s.positions, s.wins, s.draws, s.losses, s.max_win, s.max_loss, t.file_size(), bits, wld_bits);
         }
     }
     if found == 0 {
         anyhow::bail!("no tables in {}; run `morris solve` first", args.db.display());
     }
     if !args.json {
-        let per = |b: u64| b as f64 * 8.0 / totals.0.max(1) as f64;
-        out!("total: {} positions in {} tables, {} bytes: {:.3} bits per position (WLD plane alone {:.3})", totals.0, found, totals.2, per(totals.2), per(totals.1));
+        let all = (totals[0].0 + totals[1].0, totals[0].1 + totals[1].1, totals[0].2 + totals[1].2);
+        for (name, t) in [("movement", totals[0]), ("placement", totals[1]), ("total", all)] {
+            let per = |b: u64| b as f64 * 8.0 / t.0.max(1) as f64;
+            out!("{name}: {} positions, {} bytes ({} in WLD planes): {:.3} bits per position (WLD plane alone {:.3})", t.0, t.2, t.1, per(t.2), per(t.1));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

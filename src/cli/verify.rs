@@ -3,8 +3,8 @@
 use super::progress::Bars;
 use morris::probe::Tablebase;
 use morris::table::table_path;
-use morris::verify::verify;
-use morris::{Subspace, Unit};
+use morris::verify::verify_sectors;
+use morris::{Sector, Unit};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -14,36 +14,52 @@ pub struct Args {
     /// Directory holding the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
     db: PathBuf,
-    /// Verify the tables with s + o <= N that are present (default: all present).
+    /// Verify the movement tables with s + o <= N that are present (default: all present).
     #[arg(long, default_value_t = 18, value_name = "N")]
     max_stones: u8,
-    /// Verify just this subspace.
-    #[arg(long, value_name = "S-O")]
-    only: Option<Subspace>,
+    /// Verify just this table: a movement subspace S-O or a placement sector S-O-SH-OH.
+    #[arg(long, value_name = "SECTOR")]
+    only: Option<Sector>,
+    /// Skip the placement sectors (`S-O-SH-OH` files), verify movement tables only.
+    #[arg(long)]
+    movement_only: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tb = Tablebase::open(&args.db)?;
-    let subs: Vec<Subspace> = match args.only {
+    let subs: Vec<Sector> = match args.only {
         Some(s) => vec![s],
-        None => Unit::all_in_order()
-            .into_iter()
-            .flat_map(|u| u.members())
-            .filter(|s| s.total() <= args.max_stones && table_path(&args.db, *s).exists())
-            .collect(),
+        None => {
+            let mut all: Vec<Sector> = Unit::all_in_order()
+                .into_iter()
+                .flat_map(|u| u.members())
+                .filter(|s| s.total() <= args.max_stones && table_path(&args.db, *s).exists())
+                .map(Sector::from)
+                .collect();
+            if !args.movement_only {
+                let mut placement: Vec<Sector> = std::fs::read_dir(&args.db)?
+                    .filter_map(|e| e.ok())
+                    .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
+                    .filter(|s| !s.is_movement())
+                    .collect();
+                placement.sort_by_key(|x| (x.sh + x.oh, x.s + x.o, x.s, x.o, x.sh));
+                all.extend(placement);
+            }
+            all
+        }
     };
     anyhow::ensure!(!subs.is_empty(), "no tables to verify in {}; run `morris solve` first", args.db.display());
     let bars = Bars::new(false);
     let start = Instant::now();
-    let outcome = verify(&tb, &subs, &bars);
+    let outcome = verify_sectors(&tb, &subs, &bars);
     bars.finish();
     let outcome = outcome?;
     for m in &outcome.mismatches {
-        out!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sub, m.slot, m.position, m.stored, m.expected);
+        out!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sector, m.slot, m.position, m.stored, m.expected);
     }
     let secs = start.elapsed().as_secs_f64();
     out!(
-        "verified {} subspaces, {} positions in {:.1} s ({:.0} positions/s): {} mismatches",
+        "verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches",
         subs.len(),
         outcome.checked,
         secs,
