@@ -44,5 +44,28 @@ fn bench_placement(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_placement);
+/// Backward induction of one placement sector from its children's tables in memory.
+fn bench_sector(c: &mut Criterion) {
+    use morris::generate::{self, Options};
+    use morris::placement::induction::solve_sector;
+    use morris::table::{table_path, TableFile};
+    use morris::Sector;
+    let dir = tempfile::tempdir().unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, start: Some((5, 5)) }, &NoProgress).unwrap();
+    let mut g = c.benchmark_group("sector");
+    g.sample_size(10);
+    for name in ["4-4-1-1", "4-5-1-0"] {
+        let sector: Sector = name.parse().unwrap();
+        let children: HashMap<Sector, Vec<u8>> = sector
+            .children()
+            .into_iter()
+            .map(|s| (s, TableFile::open(&table_path(dir.path(), s), s).unwrap().read_all().unwrap()))
+            .collect();
+        g.throughput(Throughput::Elements(sector.index().len()));
+        g.bench_function(format!("solve sector {name}"), |b| b.iter(|| solve_sector(sector, &children, &NoProgress).len()));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_placement, bench_sector);
 criterion_main!(benches);

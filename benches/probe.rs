@@ -42,5 +42,47 @@ fn bench_probe(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_probe);
+/// Random positions with stones in hand, each one lookup in its sector's table (one
+/// thread, default block cache). Tables: `MORRIS_BENCH_DB` if set (for example the
+/// full tables of `morris solve --all`), otherwise the 5-5 start solved here.
+fn bench_placement_probe(c: &mut Criterion) {
+    use morris::{Color, Position, Sector};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = match std::env::var_os("MORRIS_BENCH_DB") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => {
+            generate::run(&Options { dir: tmp.path().to_owned(), max_stones: 0, only: None, start: Some((5, 5)) }, &NoProgress).unwrap();
+            tmp.path().to_owned()
+        }
+    };
+    let sectors: Vec<Sector> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
+        .filter(|s| !s.is_movement())
+        .collect();
+    // Weighted by size, as positions of a random game are.
+    let sizes: Vec<u64> = sectors.iter().map(|s| s.index().len()).collect();
+    let total: u64 = sizes.iter().sum();
+    let mut x = 0x2545F4914F6CDD1Du64;
+    let mut positions = Vec::new();
+    while positions.len() < N {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut r = x % total;
+        let k = sizes.iter().position(|&n| if r < n { true } else { r -= n; false }).unwrap();
+        let (s, idx) = (sectors[k], sectors[k].index());
+        let (m, o) = idx.unindex(r);
+        positions.push(Position { white: m, black: o, white_hand: s.sh, black_hand: s.oh, to_move: Color::White });
+    }
+    let tb = Tablebase::open(&dir).unwrap();
+    let mut g = c.benchmark_group("probe");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function(format!("random placement probes, {} sectors", sectors.len()), |b| {
+        b.iter(|| positions.iter().map(|p| tb.probe_table(p).unwrap().goodness() as i64).sum::<i64>())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_probe, bench_placement_probe);
 criterion_main!(benches);
