@@ -1,14 +1,14 @@
 use morris::index::SubspaceIndex;
 use morris::table::{table_path, TableFile};
-use morris::Subspace;
+use morris::Sector;
 fn main() {
     let dir = std::path::PathBuf::from(std::env::args().nth(1).unwrap());
-    let max: u8 = std::env::args().nth(2).unwrap().parse().unwrap();
+    let names: Vec<Sector> = std::env::args().skip(2).map(|s| s.parse().unwrap()).collect();
     let (mut pos, mut wld_b, mut wld2_b, mut dep_b, mut full_b) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    for sub in Subspace::all().filter(|s| s.total() <= max) {
+    for sub in names {
         let t = TableFile::open(&table_path(&dir, sub), sub).unwrap();
         let v = t.read_all().unwrap();
-        let idx = SubspaceIndex::new(sub);
+        let idx: SubspaceIndex = sub.index();
         let mut wld = Vec::with_capacity(v.len());
         let mut dep = Vec::new();
         let mut last = 0u8;

@@ -61,9 +61,9 @@ pub struct Tablebase {
     files: Vec<OnceLock<Arc<TableFile>>>,
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
-    /// Whole tables decoded for placement searches, kept so that later searches start warm.
-    memory: Arc<Vec<OnceLock<placement::Values>>>,
-    wld_memory: Arc<Vec<OnceLock<placement::Values>>>,
+    /// Whole tables decoded for placement searches, kept (within a budget) so that
+    /// later searches start warm.
+    kept: Arc<Kept>,
     /// What placement searches have learned, shared by all of them.
     tt: OnceLock<placement::Tt>,
 }
@@ -100,17 +100,38 @@ impl BlockCache {
     }
 }
 
-/// The table in `cell`, read by `read` the first time.
-fn kept(cell: &OnceLock<placement::Values>, read: impl FnOnce() -> Result<memmap2::MmapMut, TableError>) -> Result<placement::Values, TableError> {
-    if let Some(v) = cell.get() {
-        return Ok(v.clone());
-    }
-    let v: placement::Values = Arc::new(read()?);
-    Ok(cell.get_or_init(|| v).clone())
-}
+/// Bytes of decoded movement tables a `Tablebase` keeps between placement searches.
+/// A search holds what it uses for as long as it runs, whatever this says.
+pub const KEPT_BYTES: usize = 4 << 30;
 
-fn slot(sub: Subspace) -> usize {
-    (sub.s as usize - 3) * 7 + (sub.o as usize - 3)
+/// Decoded movement tables (full values, or packed results when the flag is set)
+/// kept between placement searches, within `KEPT_BYTES`.
+#[derive(Default)]
+struct Kept(Mutex<HashMap<(Subspace, bool), placement::Values>>);
+
+impl Kept {
+    /// The table under `key`, read by `read` if it is not kept. The read runs outside
+    /// the lock, so a slow read never blocks other threads, and a thread that waits
+    /// never runs work that could need the lock it holds.
+    fn get(&self, key: (Subspace, bool), read: impl FnOnce() -> Result<memmap2::MmapMut, TableError>) -> Result<placement::Values, TableError> {
+        if let Some(v) = self.0.lock().unwrap().get(&key) {
+            return Ok(v.clone());
+        }
+        let v: placement::Values = Arc::new(read()?);
+        let mut map = self.0.lock().unwrap();
+        let v = map.entry(key).or_insert(v).clone();
+        let len = |t: &placement::Values| -> usize { AsRef::<[u8]>::as_ref(&**t).len() };
+        let bytes = |m: &HashMap<_, placement::Values>| m.values().map(len).sum::<usize>();
+        while bytes(&map) > KEPT_BYTES {
+            // Drop the largest table no search is using (only the map holds it).
+            let victim = map.iter().filter(|(_, t)| Arc::strong_count(t) == 1).max_by_key(|(_, t)| len(t)).map(|(k, _)| *k);
+            match victim {
+                Some(k) => map.remove(&k),
+                None => break,
+            };
+        }
+        Ok(v)
+    }
 }
 
 fn sector_slot(x: Sector) -> usize {
@@ -145,8 +166,7 @@ impl Tablebase {
             files: (0..10_000).map(|_| OnceLock::new()).collect(),
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
-            memory: Arc::new((0..49).map(|_| OnceLock::new()).collect()),
-            wld_memory: Arc::new((0..49).map(|_| OnceLock::new()).collect()),
+            kept: Arc::new(Kept::default()),
             tt: OnceLock::new(),
         })
     }
@@ -290,12 +310,12 @@ impl Tablebase {
             let max = needed.iter().map(|s| s.total()).max().unwrap_or(6);
             return Err(ProbeError::MissingTables { names: missing, dir: self.dir.clone(), max });
         }
-        let (memory, wld_memory) = (self.memory.clone(), self.wld_memory.clone());
+        let (kept, wld_kept) = (self.kept.clone(), self.kept.clone());
         let files = Arc::new(files);
         let wld_files = files.clone();
         Ok(MovementTables::lazy(
-            move |sub| kept(&memory[slot(sub)], || files[&sub].read_all_mapped()),
-            move |sub| kept(&wld_memory[slot(sub)], || wld_files[&sub].read_wld_mapped()),
+            move |sub| kept.get((sub, false), || files[&sub].read_all_mapped()),
+            move |sub| wld_kept.get((sub, true), || wld_files[&sub].read_wld_mapped()),
         ))
     }
 

@@ -441,34 +441,20 @@ impl TableFile {
         &self.map[start..start + len]
     }
 
+    /// Decompresses a plane of `len` bytes into `out`: the one path every read takes
+    /// (through `decompress_into`), so every read checks the frame the same way.
     fn decompress(&self, k: usize, src: &[u8], out: &mut Vec<u8>, len: usize, what: &str) -> Result<(), TableError> {
+        out.clear();
+        out.resize(len, 0);
         if src.is_empty() {
             // No frame: an all-draw WLD plane, or a depth plane with no entry.
-            out.clear();
-            out.resize(len, 0);
             return if what == "WLD" || len == 0 {
                 Ok(())
             } else {
                 Err(TableError::corrupt(&self.path, format!("block {k} lacks its depth plane")))
             };
         }
-        thread_local! {
-            static DEC: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { std::cell::RefCell::new(None) };
-        }
-        out.clear();
-        out.reserve(len);
-        let n = DEC.with(|d| {
-            let mut d = d.borrow_mut();
-            if d.is_none() {
-                *d = Some(zstd::bulk::Decompressor::new()?);
-            }
-            d.as_mut().unwrap().decompress_to_buffer(src, out)
-        });
-        match n {
-            Ok(n) if n == len => Ok(()),
-            Ok(n) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane has {n} bytes, expected {len}"))),
-            Err(err) => Err(TableError::corrupt(&self.path, format!("block {k} {what} plane does not decompress: {err}"))),
-        }
+        self.decompress_into(k, src, out, what)
     }
 
     /// The WLD code (0 draw, 1 win, 2 loss) of entry `offset` of block `k`, reading only
@@ -503,13 +489,6 @@ impl TableFile {
         let mut depth = Vec::new();
         self.decompress(k, self.frame(e, true), &mut depth, decided, "depth")?;
         Ok(Planes { words, depth })
-    }
-
-    /// Decompresses block `k` into its value bytes (`out` is resized) and checks its checksum.
-    pub fn read_block(&self, k: usize, out: &mut Vec<u8>) -> Result<(), TableError> {
-        out.clear();
-        out.resize(self.block_len(k), 0);
-        self.decode_block(k, out)
     }
 
     /// Decodes block `k` into `out` (exactly the block's length) and checks its checksum.

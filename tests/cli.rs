@@ -33,7 +33,7 @@ fn db() -> &'static Path {
         let dir = tempfile::tempdir().unwrap();
         let out = morris(&["solve", "--db", dir.path().to_str().unwrap(), "--max-stones", "7", "--quiet"]);
         assert!(out.status.success(), "{}", text(&out));
-        assert!(text(&out).contains("3 subspaces (3 solved now, 0 kept)"), "{}", text(&out));
+        assert!(text(&out).contains("3 tables (3 solved now, 0 kept)"), "{}", text(&out));
         dir
     })
     .path()
@@ -184,4 +184,50 @@ fn draw_and_placement_probes() {
     let out = morris(&["probe", "--db", dbs(), "........................ w 4 4"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("4-4") && text(&out).contains("--max-stones 8"), "{}", text(&out));
+}
+
+#[test]
+fn whole_game_tables_of_a_small_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = morris(&["solve", "--db", d, "--start", "3-3", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("7 tables (7 solved now, 0 kept)"), "{}", text(&out));
+    // A rerun keeps every table.
+    let out = morris(&["solve", "--db", d, "--start", "3-3", "--quiet"]);
+    assert!(text(&out).contains("7 tables (0 solved now, 7 kept)"), "{}", text(&out));
+
+    let out = morris(&["stats", "--db", d, "--json"]);
+    let names: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["subspace"].as_str().unwrap().to_string())
+        .collect();
+    assert!(names.contains(&"0-0-3-3".to_string()) && names.contains(&"3-3".to_string()), "{names:?}");
+
+    // The draw read from the tables equals the search's, every first move included.
+    let tables = morris(&["draw", "--db", d, "--stones", "3-3", "--json"]);
+    let search = morris(&["draw", "--db", d, "--stones", "3-3", "--json", "--search"]);
+    let last = |o: &Output| -> serde_json::Value { serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap() };
+    let (t, s) = (last(&tables), last(&search));
+    assert_eq!((t["method"].as_str(), s["method"].as_str()), (Some("tables"), Some("search")));
+    assert_eq!((&t["result"], &t["plies"]), (&serde_json::json!("win"), &serde_json::json!(23)));
+    let sorted = |v: &serde_json::Value| {
+        let mut m: Vec<String> = v["moves"].as_array().unwrap().iter().map(|m| m.to_string()).collect();
+        m.sort();
+        m
+    };
+    assert_eq!(sorted(&t), sorted(&s));
+
+    // A probe of a placement position: the same answer from the tables as from the
+    // search over the movement tables alone (the `db()` directory has no sector tables).
+    let pos = "W.......B............... w 2 2";
+    let a: serde_json::Value = serde_json::from_slice(&morris(&["probe", "--db", d, "--json", pos]).stdout).unwrap();
+    let b: serde_json::Value = serde_json::from_slice(&morris(&["probe", "--db", dbs(), "--json", pos]).stdout).unwrap();
+    assert_eq!((&a["result"], &a["plies"]), (&b["result"], &b["plies"]));
+    assert_eq!(sorted(&a), sorted(&b));
+
+    // A start with fewer than 3 stones a side is refused with a usage error.
+    let out = morris(&["solve", "--db", d, "--start", "3-2"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }

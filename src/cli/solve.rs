@@ -69,7 +69,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let opts = Options { dir: args.db.clone(), max_stones, only: args.only, start };
     let bars = Bars::new(args.quiet);
-    bars.println(&header());
+    if !args.quiet {
+        bars.println(&header());
+    }
     let start = Instant::now();
     let reports = generate::run(&opts, &bars);
     bars.finish();
