@@ -31,19 +31,22 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Solve movement-phase subspaces by retrograde analysis and write their tables.
+    /// Solve movement subspaces and placement sectors and write their tables.
     #[command(long_about = "Solve movement-phase subspaces s-o (s stones for the side to move, o for the \
-opponent) by retrograde analysis, in dependency order, and write one table per subspace. \
-Complete and valid tables already in the directory are kept, so an interrupted run resumes. \
-The default scope (s+o <= 8) takes seconds; --max-stones 18 solves all 49 subspaces.")]
+opponent) by retrograde analysis, in dependency order, and write one table per subspace (S-O.mtb). \
+With --start WK-BK, also solve every placement sector (stones on the board and in hand of each side, \
+S-O-SH-OH.mtb) of the game where White places WK and Black BK stones, by backward induction, with \
+the movement subspaces that game needs. --all is the whole standard game: all 49 movement subspaces \
+and the 449 placement sectors of the 9-9 start. Complete and valid tables already in the directory \
+are kept, so an interrupted run resumes. The default scope (s+o <= 8) takes seconds.")]
     Solve(solve::Args),
     /// Print the figures stored in the tables: positions, W/D/L, deepest values, size.
     Stats(stats::Args),
     /// The value of a position and of every move from it, read from the tables.
-    #[command(long_about = "The value of a position for the side to move and the value of every legal move, best first, read from the tables. Positions use the notation `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (24 characters W, B or . in the order a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1), or point lists: --white d7,g7,g1 --black a4,d5,g4 --turn black. With `-`, positions are read one per line from standard input; a malformed line gives an error line and a non-zero exit at the end. Positions with stones in hand are solved by a placement search over the tables, which the process keeps in memory for the next ones.")]
+    #[command(long_about = "The value of a position for the side to move and the value of every legal move, best first, read from the tables. Positions use the notation `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (24 characters W, B or . in the order a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1), or point lists: --white d7,g7,g1 --black a4,d5,g4 --turn black. With `-`, positions are read one per line from standard input; a malformed line gives an error line and a non-zero exit at the end. Positions with stones in hand are read from their placement sector's table (from `morris solve --start WK-BK` or `--all`); where that table is missing they are solved by a placement search over the movement tables, which the process keeps in memory for the next ones.")]
     Probe(probe::Args),
     /// The value of the empty board (9-9 by default: a draw) and of each first move.
-    #[command(long_about = "Solves the placement phase from the empty board exactly, by alpha-beta search over the movement tables (a transposition table over the 16 symmetries, both cores), and prints the value for White (who moves first) with its depth, and the value of each first move. The standard 9-9 game needs all 49 tables (`morris solve --all`), about 2.5 minutes and 13 GB of memory. --stones WK-BK gives Gévay & Danner's generalised starts, where each side places WK and BK stones; they need the movement tables with s + o <= WK + BK.")]
+    #[command(long_about = "The value for White (who moves first) of the empty board, with its depth, and the value of each first move. Read from the placement tables when they exist (`morris solve --all`, or --start WK-BK), at once; otherwise, or with --search, solved exactly by alpha-beta search over the movement tables (a transposition table over the 16 symmetries, both cores): the standard 9-9 game then takes about 2.5 minutes and 6 GB of memory. --stones WK-BK gives Gévay & Danner's generalised starts, where each side places WK and BK stones; the search needs the movement tables with s + o <= WK + BK.")]
     Draw(draw::Args),
     /// Check every stored value against the values of its successors (forward verification).
     Verify(verify::Args),

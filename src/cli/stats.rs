@@ -14,6 +14,10 @@ pub struct Args {
     /// movement subspace, `S-O-SH-OH` for a placement sector).
     #[arg(long)]
     json: bool,
+    /// Also decode every table in full and check every block's checksum and the
+    /// content checksum against the values (slower: reads all the data).
+    #[arg(long)]
+    check: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -38,6 +42,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Err(e) => return Err(e.into()),
         };
         found += 1;
+        if args.check {
+            // Decoding checks every zstd frame, every block checksum and the content checksum.
+            t.read_all()?;
+        }
         let s = t.header.stats;
         let bits = t.file_size() as f64 * 8.0 / s.positions.max(1) as f64;
         let (wld_bytes, depth_bytes) = t.plane_bytes();
