@@ -251,28 +251,55 @@ impl Tablebase {
         Ok(Value::decode(self.probe_slot(sector, i)?))
     }
 
+    /// Every legal move with the position it leads to, and whether it captures the
+    /// opponent down to two stones (a win at once, with no table to read).
+    fn children(pos: &Position) -> Vec<(Move, Position, bool)> {
+        let ply = Ply { white_hand: pos.white_hand, black_hand: pos.black_hand, to_move: pos.to_move };
+        let next = ply.next();
+        let mut out = Vec::new();
+        for_each_ply_move(ply, pos.mover(), pos.opponent(), |mv, after, opp_after| {
+            let (white, black) = ply.colours(after, opp_after);
+            let child = Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move };
+            out.push((mv, child, mv.capture != NONE && sector_of(&child).is_err()));
+        });
+        out
+    }
+
     /// Every legal move with the position it leads to and its value for the side that
     /// plays it, best first, read from the tables only.
     pub fn probe_moves_table(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
         if sector_of(pos)?.is_none() {
             return Ok(Vec::new());
         }
-        let ply = Ply { white_hand: pos.white_hand, black_hand: pos.black_hand, to_move: pos.to_move };
-        let next = ply.next();
-        let mut children = Vec::new();
-        for_each_ply_move(ply, pos.mover(), pos.opponent(), |mv, after, opp_after| children.push((mv, after, opp_after)));
-        let mut out = Vec::with_capacity(children.len());
-        for (mv, after, opp_after) in children {
-            let (white, black) = ply.colours(after, opp_after);
-            let child = Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move };
-            let v = if mv.capture != NONE && sector_of(&child).is_err() {
-                Value::Win(1) // the capture leaves the opponent with two stones
-            } else {
-                self.probe_table(&child)?.parent()
-            };
+        let mut out = Vec::new();
+        for (mv, child, wins) in Self::children(pos) {
+            let v = if wins { Value::Win(1) } else { self.probe_table(&child)?.parent() };
             out.push((mv, child, v));
         }
         placement::sort_moves(&mut out);
+        Ok(out)
+    }
+
+    /// Like `probe_moves_table`, results only: reads only WLD planes, so it also works
+    /// on tables whose depths were stripped. Wins first, then draws, then losses.
+    pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<(Move, Position, Wdl)>, ProbeError> {
+        if sector_of(pos)?.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for (mv, child, wins) in Self::children(pos) {
+            let w = if wins {
+                Wdl::Win
+            } else {
+                match self.probe_wdl(&child)? {
+                    Wdl::Win => Wdl::Loss,
+                    Wdl::Draw => Wdl::Draw,
+                    Wdl::Loss => Wdl::Win,
+                }
+            };
+            out.push((mv, child, w));
+        }
+        out.sort_by_key(|(mv, _, w)| (*w as u8, mv.from, mv.to, mv.capture));
         Ok(out)
     }
 

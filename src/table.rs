@@ -16,7 +16,8 @@
 //!     32    8  content checksum: XXH3-64 of the blocks' checksums (each u64 LE), in order
 //!     40   48  statistics: positions, wins, draws, losses (u64 each),
 //!              deepest win, deepest loss (u16 each), 4 reserved bytes
-//!     88   32  reserved, 0
+//!     88    1  flags: bit 0 set = results only (the depth planes were stripped)
+//!     89   31  reserved, 0
 //!    120    8  header checksum: XXH3-64 of bytes 0..120 and the block index
 //!    128  24n  block index, per block: file offset (u64), length of the WLD frame (u32),
 //!              length of the depth frame (u32), XXH3-64 of the block's value bytes (u64)
@@ -72,6 +73,8 @@ pub enum TableError {
     Truncated { path: PathBuf, detail: String },
     #[error("{path} is corrupt: {detail}")]
     Corrupt { path: PathBuf, detail: String },
+    #[error("{path} holds results only (win, draw or loss, no depths): probe it with `--wdl`, or use the full tables")]
+    ResultsOnly { path: PathBuf },
 }
 
 impl TableError {
@@ -113,7 +116,13 @@ pub struct Header {
     pub blocks: u32,
     pub content_hash: u64,
     pub stats: Stats,
+    /// The depth planes were stripped (`strip_depths`): win/draw/loss reads only.
+    pub results_only: bool,
 }
+
+/// Header byte holding the flags, and the flag of a results-only file.
+const FLAGS_AT: usize = 88;
+const RESULTS_ONLY: u8 = 1;
 
 #[derive(Clone, Copy, Debug)]
 pub struct BlockEntry {
@@ -261,7 +270,8 @@ fn get_u16(buf: &[u8], at: usize) -> u16 {
 pub fn write_table(dir: &Path, sector: impl Into<Sector>, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
     let sub: Sector = sector.into();
     let path = table_path(dir, sub);
-    let tmp = dir.join(format!("{sub}.mtb.tmp"));
+    // Unique per process, so two runs on one directory never write the same file.
+    let tmp = dir.join(format!("{sub}.mtb.tmp.{}", std::process::id()));
     let io_err = |source| TableError::Io { path: tmp.clone(), source };
     let index = sub.index();
     let blocks: Vec<(Vec<u8>, Vec<u8>, u64)> = values
@@ -385,6 +395,9 @@ impl TableFile {
         if sub != expected {
             return Err(TableError::corrupt(path, format!("holds sector {sub}, expected {expected}")));
         }
+        if map[FLAGS_AT] & !RESULTS_ONLY != 0 {
+            return Err(TableError::corrupt(path, "unknown flags in header"));
+        }
         let header = Header {
             sector: sub,
             entries: get_u64(&map, 16),
@@ -399,6 +412,7 @@ impl TableFile {
                 max_win: get_u16(&map, 72),
                 max_loss: get_u16(&map, 74),
             },
+            results_only: map[FLAGS_AT] & RESULTS_ONLY != 0,
         };
         let expected_entries = sub.index().len();
         if header.entries != expected_entries
@@ -476,6 +490,7 @@ impl TableFile {
     /// Decompresses the planes of block `k`: the packed WLD plane and the depth bytes.
     /// Each zstd frame carries its own checksum, verified by the decompressor.
     pub fn read_planes(&self, k: usize) -> Result<Planes, TableError> {
+        self.needs_depths()?;
         let e = self.entry(k)?;
         let len = self.block_len(k);
         let mut wld = Vec::new();
@@ -493,6 +508,7 @@ impl TableFile {
 
     /// Decodes block `k` into `out` (exactly the block's length) and checks its checksum.
     fn decode_block(&self, k: usize, out: &mut [u8]) -> Result<(), TableError> {
+        self.needs_depths()?;
         thread_local! {
             static BUF: std::cell::RefCell<(Vec<u8>, Vec<u8>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
         }
@@ -610,6 +626,47 @@ impl TableFile {
             return Err(TableError::corrupt(&self.path, "content checksum mismatch"));
         }
         Ok(())
+    }
+
+    fn needs_depths(&self) -> Result<(), TableError> {
+        if self.header.results_only {
+            return Err(TableError::ResultsOnly { path: self.path.clone() });
+        }
+        Ok(())
+    }
+
+    /// Writes a copy of this table without its depth planes into `dir`, atomically:
+    /// the file a user ships who wants results only. The block and content checksums
+    /// are kept (they still name the full table's values); each WLD plane stays
+    /// protected by its zstd frame checksum.
+    pub fn strip_depths(&self, dir: &Path) -> Result<u64, TableError> {
+        let mut head = self.map[..HEADER_LEN + INDEX_ENTRY * self.index.len()].to_vec();
+        head[FLAGS_AT] |= RESULTS_ONLY;
+        let mut offset = head.len() as u64;
+        for (k, e) in self.index.iter().enumerate() {
+            let at = HEADER_LEN + INDEX_ENTRY * k;
+            put_u64(&mut head, at, offset);
+            head[at + 12..at + 16].copy_from_slice(&0u32.to_le_bytes());
+            offset += e.wld_len as u64;
+        }
+        let hash = header_hash(&head);
+        put_u64(&mut head, 120, hash);
+        let path = table_path(dir, self.header.sector);
+        let tmp = dir.join(format!("{}.mtb.tmp.{}", self.header.sector, std::process::id()));
+        let result = (|| -> io::Result<()> {
+            let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+            f.write_all(&head)?;
+            for e in &self.index {
+                f.write_all(self.frame(e, false))?;
+            }
+            f.into_inner().map_err(|e| e.into_error())?.sync_all()
+        })();
+        if let Err(source) = result {
+            let _ = fs::remove_file(&tmp);
+            return Err(TableError::Io { path: tmp, source });
+        }
+        fs::rename(&tmp, &path).map_err(|source| TableError::Io { path, source })?;
+        Ok(offset)
     }
 
     /// Compressed bytes of the WLD planes and of the depth planes.

@@ -227,6 +227,26 @@ fn whole_game_tables_of_a_small_start() {
     assert_eq!((&a["result"], &a["plies"]), (&b["result"], &b["plies"]));
     assert_eq!(sorted(&a), sorted(&b));
 
+    // Results-only copies: every move's result equals the full tables', and a probe
+    // that needs depths says why it cannot answer.
+    let stripped = tempfile::tempdir().unwrap();
+    let s = stripped.path().to_str().unwrap();
+    let out = morris(&["strip", "--db", d, "--out", s]);
+    assert!(out.status.success(), "{}", text(&out));
+    let w: serde_json::Value = serde_json::from_slice(&morris(&["probe", "--db", s, "--wdl", "--json", pos]).stdout).unwrap();
+    assert_eq!(w["result"], a["result"]);
+    let results = |v: &serde_json::Value| {
+        let mut m: Vec<(String, String)> =
+            v["moves"].as_array().unwrap().iter().map(|m| (m["move"].to_string(), m["result"].to_string())).collect();
+        m.sort();
+        m
+    };
+    assert_eq!(results(&w), results(&a));
+    let out = morris(&["probe", "--db", s, pos]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("results only"), "{}", text(&out));
+    assert!(morris(&["strip", "--db", d, "--out", d]).status.code() != Some(0));
+
     // A start with fewer than 3 stones a side is refused with a usage error.
     let out = morris(&["solve", "--db", d, "--start", "3-2"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));

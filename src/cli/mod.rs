@@ -14,6 +14,7 @@ mod probe;
 mod progress;
 mod solve;
 mod stats;
+mod strip;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,9 @@ are kept, so an interrupted run resumes. The default scope (s+o <= 8) takes seco
     Draw(draw::Args),
     /// Check every stored value against the values of its successors (forward verification).
     Verify(verify::Args),
+    /// Copy the tables without their depth planes: results only, a fraction of the size.
+    #[command(long_about = "Writes a copy of every table of --db into --out without its depth planes: win, draw or loss only, for users who want results and not depths. Probe such a directory with `morris probe --wdl`. Each WLD plane keeps its zstd frame checksum.")]
+    Strip(strip::Args),
 }
 
 
@@ -65,6 +69,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Probe(args) => probe::run(args),
         Command::Verify(args) => verify::run(args),
         Command::Draw(args) => draw::run(args),
+        Command::Strip(args) => strip::run(args),
     }
 }
 

@@ -4,7 +4,7 @@ use super::board::diagram;
 use super::progress::Bars;
 use morris::solver::NoProgress;
 use std::time::Instant;
-use morris::probe::Tablebase;
+use morris::probe::{Tablebase, Wdl};
 use morris::{Color, Position, Value};
 use serde_json::json;
 use std::io::{BufRead, Write};
@@ -34,6 +34,10 @@ pub struct Args {
     /// With `-`: also list every move's value.
     #[arg(long)]
     moves: bool,
+    /// Results only (win, draw or loss, no depths): reads only the WLD planes, so it
+    /// works on tables stripped by `morris strip`. No search: the tables must exist.
+    #[arg(long)]
+    wdl: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -60,6 +64,30 @@ fn probe_json(tb: &Tablebase, pos: &Position, with_moves: bool) -> anyhow::Resul
             })
             .collect();
         obj["moves"] = json!(moves);
+    }
+    obj["seconds"] = json!(start.elapsed().as_secs_f64());
+    Ok(obj)
+}
+
+fn wdl_word(w: Wdl) -> &'static str {
+    match w {
+        Wdl::Win => "win",
+        Wdl::Draw => "draw",
+        Wdl::Loss => "loss",
+    }
+}
+
+/// The `--wdl` answer: the position's result and, with `moves`, every move's.
+fn wdl_json(tb: &Tablebase, pos: &Position, moves: bool) -> anyhow::Result<serde_json::Value> {
+    let start = Instant::now();
+    let mut obj = json!({ "position": pos.to_string(), "result": wdl_word(tb.probe_wdl(pos)?), "plies": null });
+    if moves {
+        let list: Vec<serde_json::Value> = tb
+            .probe_moves_wdl(pos)?
+            .into_iter()
+            .map(|(mv, child, w)| json!({ "move": mv.to_string(), "result": wdl_word(w), "plies": null, "position": child.to_string() }))
+            .collect();
+        obj["moves"] = json!(list);
     }
     obj["seconds"] = json!(start.elapsed().as_secs_f64());
     Ok(obj)
@@ -92,6 +120,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ => anyhow::bail!("give a POSITION (e.g. '.WW....B.B....B........W b'), `-` for standard input, or --white/--black/--turn"),
     };
     let mut out = std::io::stdout().lock();
+    if args.wdl {
+        let j = wdl_json(&tb, &pos, true)?;
+        if args.json {
+            writeln!(out, "{j}")?;
+        } else {
+            write!(out, "{}", diagram(&pos))?;
+            writeln!(out, "{pos}")?;
+            writeln!(out, "{} to move: {} (results only).", pos.to_move.name(), j["result"].as_str().unwrap_or("?"))?;
+            writeln!(out, "\n{:<12} result for {}", "move", pos.to_move.name())?;
+            for m in j["moves"].as_array().into_iter().flatten() {
+                writeln!(out, "{:<12} {}", m["move"].as_str().unwrap_or(""), m["result"].as_str().unwrap_or(""))?;
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.json {
         writeln!(out, "{}", probe_json(&tb, &pos, true)?)?;
         return Ok(ExitCode::SUCCESS);
@@ -123,7 +166,9 @@ fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
             continue;
         }
         let result = text.parse::<Position>().map_err(anyhow::Error::from).and_then(|pos| {
-            if args.json {
+            if args.wdl {
+                wdl_json(tb, &pos, args.moves).map(|j| if args.json { j.to_string() } else { format!("{pos}: {}", j["result"].as_str().unwrap_or("?")) })
+            } else if args.json {
                 probe_json(tb, &pos, args.moves).map(|j| j.to_string())
             } else {
                 tb.probe(&pos).map(|v| format!("{pos}: {v}")).map_err(Into::into)
