@@ -3,6 +3,8 @@
 # WK and BK stones to place) for every WK-BK whose movement tables exist in DIR, and
 # compares them with the published values. Usage: scripts/table-ii.sh [DIR]
 # MAX_STONES=N skips entries with WK+BK > N; ONLY="8-7 9-8" computes just those.
+# Each entry is read from the placement tables when `morris solve --start WK-BK` wrote
+# them, and searched over the movement tables otherwise; SEARCH=1 always searches.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-databases}
@@ -26,15 +28,16 @@ for wk in 3 4 5 6 7 8 9; do
     [ $((wk+bk)) -le "$max" ] || continue
     [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $wk-$bk "* ]] || continue
     want=${row[$((bk-3))]}
-    if ! line=$(/usr/bin/time -f "%e %M" -o /tmp/table-ii.time "$bin" draw --db "$dir" --stones "$wk-$bk" --json 2>/tmp/table-ii.err | tail -1) || [ -z "$line" ]; then
+    if ! line=$(/usr/bin/time -f "%e %M" -o /tmp/table-ii.time "$bin" draw --db "$dir" --stones "$wk-$bk" --json ${SEARCH:+--search} 2>/tmp/table-ii.err | tail -1) || [ -z "$line" ]; then
       echo "$wk-$bk: $(grep -m1 error /tmp/table-ii.err || echo failed)"
       grep -q "missing movement tables" /tmp/table-ii.err || status=1
       continue
     fi
     got=$(python3 -c 'import json,sys; o=json.loads(sys.argv[1]); r={"win":"W","loss":"L","draw":"D"}[o["result"]]; print(r + (str(o["plies"]) if o["plies"] is not None else ""))' "$line")
+    method=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get("method", "search"))' "$line")
     read -r secs kb < /tmp/table-ii.time
     mark=ok; [ "$got" = "$want" ] || { mark=MISMATCH; status=1; }
-    printf '%s-%s  %-4s published %-4s %s  (%s s, %s MB)\n' "$wk" "$bk" "$got" "$want" "$mark" "$secs" "$((kb/1024))"
+    printf '%s-%s  %-4s published %-4s %s  (%s, %s s, %s MB)\n' "$wk" "$bk" "$got" "$want" "$mark" "$method" "$secs" "$((kb/1024))"
   done
 done
 exit $status
