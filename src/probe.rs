@@ -65,7 +65,11 @@ pub struct Tablebase {
     /// later searches start warm.
     kept: Arc<Kept>,
     /// What placement searches have learned, shared by all of them.
-    tt: OnceLock<placement::Tt>,
+    /// The table and its generation. A search that met a load error has stored bounds
+    /// computed from placeholder values, so the table is replaced by a fresh one and
+    /// the generation bumped; a search that overlapped a replacement may have read
+    /// those bounds, so it fails too rather than return what it found.
+    tt: Mutex<(u64, Option<Arc<placement::Tt>>)>,
 }
 
 #[derive(Default)]
@@ -167,7 +171,7 @@ impl Tablebase {
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
             kept: Arc::new(Kept::default()),
-            tt: OnceLock::new(),
+            tt: Mutex::new((0, None)),
         })
     }
 
@@ -308,13 +312,24 @@ impl Tablebase {
     /// later searches.
     pub fn solve_placement(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<placement::Solution, ProbeError> {
         let tables = self.movement_tables(pos)?;
-        // Mapped lazily: only the entries searches touch take memory.
-        let tt = self.tt.get_or_init(|| placement::Tt::new(PLACEMENT_TT_BYTES));
-        let solution = placement::search::solve_in(pos, &tables, tt, progress);
-        match tables.take_error() {
-            Some(e) => Err(e.into()),
-            None => Ok(solution),
+        let (generation, tt) = {
+            let mut g = self.tt.lock().unwrap();
+            // Mapped lazily: only the entries searches touch take memory.
+            let tt = g.1.get_or_insert_with(|| Arc::new(placement::Tt::new(PLACEMENT_TT_BYTES))).clone();
+            (g.0, tt)
+        };
+        let solution = placement::search::solve_in(pos, &tables, &tt, progress);
+        let mut g = self.tt.lock().unwrap();
+        if let Some(e) = tables.take_error() {
+            *g = (g.0 + 1, None);
+            return Err(e.into());
         }
+        if g.0 != generation {
+            return Err(ProbeError::Position(format!(
+                "the search of {pos} overlapped a search that failed to load a table; its result was discarded"
+            )));
+        }
+        Ok(solution)
     }
 
     /// In-memory movement tables for a placement search from `pos`, loaded on first use.

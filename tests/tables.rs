@@ -187,3 +187,29 @@ fn packed_results_match_the_values() {
         assert_eq!(&t.read_wld_mapped().unwrap()[..], &pack(&values)[..], "{sub}");
     }
 }
+
+/// A placement search that meets a damaged table fails, and what it stored in the
+/// shared transposition table does not leak into later answers: one `Tablebase`, a
+/// failing probe, then probes that are right or fail loudly.
+#[test]
+fn failed_placement_search_does_not_poison_later_probes() {
+    use morris::probe::Tablebase;
+    use morris::{Position, Value};
+    let dir = tempfile::tempdir().unwrap();
+    solve(dir.path(), 8);
+    let path = table_path(dir.path(), s("4-4"));
+    let mut bytes = fs::read(&path).unwrap();
+    let n = bytes.len();
+    for b in &mut bytes[n / 2..n / 2 + 64] {
+        *b ^= 0x5a;
+    }
+    fs::write(&path, bytes).unwrap();
+    let tb = Tablebase::open(dir.path()).unwrap();
+    let four: Position = "........................ w 4 4".parse().unwrap();
+    assert!(tb.probe(&four).is_err(), "a search over a damaged table must fail");
+    let three: Position = "........................ w 3 3".parse().unwrap();
+    assert_eq!(tb.probe(&three).unwrap(), Value::Win(23));
+    let mid: Position = "W.....B....W...B........ w 2 2".parse().unwrap();
+    assert!(tb.probe(&mid).is_err(), "the damaged table is still damaged");
+    assert_eq!(tb.probe(&three).unwrap(), Value::Win(23));
+}

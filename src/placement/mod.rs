@@ -173,12 +173,15 @@ impl MovementTables {
             return (**t).as_ref();
         }
         let load = loader.as_ref().unwrap_or_else(|| panic!("movement table {sub} was not provided"));
-        let loaded = slot.get_or_init(|| {
-            load(sub).unwrap_or_else(|e| {
-                self.error.lock().unwrap().get_or_insert(e);
-                Arc::new(Vec::new()) as Values
-            })
+        // Load outside `get_or_init`: loading runs rayon work, and a rayon thread that
+        // waits inside `get_or_init` may steal a search task that needs this very cell,
+        // which would deadlock (rayon-rs/rayon#592). Two threads may load the same
+        // table at once; one result is kept.
+        let value = load(sub).unwrap_or_else(|e| {
+            self.error.lock().unwrap().get_or_insert(e);
+            Arc::new(Vec::new()) as Values
         });
+        let loaded = slot.get_or_init(|| value);
         (**loaded).as_ref()
     }
 }
