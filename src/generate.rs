@@ -108,6 +108,7 @@ impl Solved for Cache {
 /// Runs the pipeline. Complete, valid tables are kept; invalid ones are re-solved.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
+    let _lock = lock_dir(&opts.dir)?;
     let units = plan(opts);
     let mut cache = Cache(HashMap::new());
     let mut reports = Vec::new();
@@ -154,6 +155,31 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
     drop(cache);
     reports.extend(run_sectors(opts, reporter)?);
     Ok(reports)
+}
+
+/// Takes the directory's lock for the whole run (released when the process ends, even
+/// by SIGKILL) and removes temporary files that an interrupted run left behind: with
+/// the lock held, no other run can be writing them.
+fn lock_dir(dir: &Path) -> Result<std::fs::File, TableError> {
+    let path = dir.join(".morris-solve.lock");
+    let io = |source| TableError::Io { path: path.clone(), source };
+    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(io)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(TableError::Io {
+                path: path.clone(),
+                source: std::io::Error::other("another `morris solve` is writing to this directory; wait for it to finish"),
+            })
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+    }
+    for entry in std::fs::read_dir(dir).map_err(io)?.flatten() {
+        if entry.file_name().to_str().is_some_and(|n| n.contains(".mtb.tmp")) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+    Ok(file)
 }
 
 /// Whether an existing table can be replaced by solving it again (it is damaged or

@@ -17,7 +17,9 @@
 //!     40   48  statistics: positions, wins, draws, losses (u64 each),
 //!              deepest win, deepest loss (u16 each), 4 reserved bytes
 //!     88    1  flags: bit 0 set = results only (the depth planes were stripped)
-//!     89   31  reserved, 0
+//!     89    7  reserved, 0
+//!     96    8  index layout fingerprint (`layout_fingerprint`; 0 in files written before it)
+//!    104   16  reserved, 0
 //!    120    8  header checksum: XXH3-64 of bytes 0..120 and the block index
 //!    128  24n  block index, per block: file offset (u64), length of the WLD frame (u32),
 //!              length of the depth frame (u32), XXH3-64 of the block's value bytes (u64)
@@ -118,6 +120,26 @@ pub struct Header {
     pub stats: Stats,
     /// The depth planes were stripped (`strip_depths`): win/draw/loss reads only.
     pub results_only: bool,
+}
+
+/// Where the header keeps the index layout fingerprint.
+const FINGERPRINT_AT: usize = 96;
+
+/// A hash of the positions the index puts at 64 fixed slots (and of its length). A
+/// change to the representative choice, the symmetry numbering or the ranking would
+/// make old files decode into wrong values that still pass every checksum; with the
+/// fingerprint in the header such files are refused instead.
+pub fn layout_fingerprint(index: &crate::index::SubspaceIndex) -> u64 {
+    let mut h = Xxh3::new();
+    h.update(&index.len().to_le_bytes());
+    for k in 0..64u64 {
+        let slot = index.len() / 64 * k + k % index.len().max(1);
+        let (m, o) = index.unindex(slot.min(index.len().saturating_sub(1)));
+        h.update(&m.to_le_bytes());
+        h.update(&o.to_le_bytes());
+    }
+    // Never 0, which marks files written before fingerprints.
+    h.digest().max(1)
 }
 
 /// Header byte holding the flags, and the flag of a results-only file.
@@ -307,6 +329,7 @@ pub fn write_table(dir: &Path, sector: impl Into<Sector>, values: &[u8], stats: 
     put_u64(&mut head, 64, stats.losses);
     head[72..74].copy_from_slice(&stats.max_win.to_le_bytes());
     head[74..76].copy_from_slice(&stats.max_loss.to_le_bytes());
+    put_u64(&mut head, FINGERPRINT_AT, layout_fingerprint(&index));
     let mut offset = head.len() as u64;
     for (k, (wld, depth, hash)) in blocks.iter().enumerate() {
         let at = HEADER_LEN + INDEX_ENTRY * k;
@@ -414,6 +437,10 @@ impl TableFile {
             },
             results_only: map[FLAGS_AT] & RESULTS_ONLY != 0,
         };
+        let fingerprint = get_u64(&map, FINGERPRINT_AT);
+        if fingerprint != 0 && fingerprint != layout_fingerprint(&sub.index()) {
+            return Err(TableError::corrupt(path, "index layout fingerprint differs: the file was written by a build that orders positions differently; solve it again"));
+        }
         let expected_entries = sub.index().len();
         if header.entries != expected_entries
             || header.block_size == 0

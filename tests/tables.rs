@@ -213,3 +213,39 @@ fn failed_placement_search_does_not_poison_later_probes() {
     assert!(tb.probe(&mid).is_err(), "the damaged table is still damaged");
     assert_eq!(tb.probe(&three).unwrap(), Value::Win(23));
 }
+
+/// A file whose index layout fingerprint differs (header checksum made consistent, as
+/// a build with another layout would write it) is refused, not decoded.
+#[test]
+fn files_of_another_index_layout_are_refused() {
+    use xxhash_rust::xxh3::Xxh3;
+    let dir = tempfile::tempdir().unwrap();
+    solve(dir.path(), 7);
+    let path = table_path(dir.path(), s("3-4"));
+    let mut bytes = fs::read(&path).unwrap();
+    assert_ne!(u64::from_le_bytes(bytes[96..104].try_into().unwrap()), 0, "new files carry a fingerprint");
+    bytes[96] ^= 1;
+    let blocks = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
+    let mut h = Xxh3::new();
+    h.update(&bytes[..120]);
+    h.update(&bytes[128..128 + 24 * blocks]);
+    let hash = h.digest().to_le_bytes();
+    bytes[120..128].copy_from_slice(&hash);
+    fs::write(&path, bytes).unwrap();
+    match TableFile::open(&path, s("3-4")) {
+        Err(TableError::Corrupt { detail, .. }) => assert!(detail.contains("fingerprint"), "{detail}"),
+        other => panic!("expected a refusal, got {:?}", other.map(|t| t.header)),
+    }
+}
+
+/// Two runs on one directory: the second is refused while the first holds the lock.
+#[test]
+fn a_second_solve_on_the_same_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.path().join(".morris-solve.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let err = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: None, start: None }, &NoProgress).unwrap_err();
+    assert!(err.to_string().contains("another `morris solve`"), "{err}");
+    drop(lock);
+    solve(dir.path(), 6);
+}
