@@ -251,3 +251,32 @@ fn whole_game_tables_of_a_small_start() {
     let out = morris(&["solve", "--db", d, "--start", "3-2"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
+
+#[test]
+fn bad_input_never_panics_and_scripts_get_json() {
+    // A single position with --json: the error is a JSON object, exit status 2.
+    let out = morris(&["probe", "--db", dbs(), "--json", "not a position"]);
+    assert_eq!(out.status.code(), Some(2));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(j["error"].as_str().unwrap().contains("expected"), "{j}");
+    // A line that is not UTF-8 gives an error line; the run goes on.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["probe", "--db", dbs(), "--json", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"\xff\xfe garbage\n.WW....B.B....B........W b\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["error"].as_str().unwrap().contains("UTF-8"));
+    assert_eq!(lines[1]["plies"], 26);
+    // Sizes beyond the machine are refused up front.
+    for size in ["99999999999999999999", "18446744073709551615", "0", "-1"] {
+        let out = morris(&["draw", "--db", dbs(), "--stones", "3-3", "--tt-mib", size]);
+        assert_eq!(out.status.code(), Some(2), "{size}: {}", text(&out));
+        assert!(!text(&out).contains("panicked"), "{}", text(&out));
+    }
+}

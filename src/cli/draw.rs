@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, default_value = "9-9", value_name = "WK-BK", value_parser = parse_stones)]
     stones: (u8, u8),
     /// Transposition table size in MiB (default: by the number of stones, at most 1024).
-    #[arg(long, value_name = "MIB")]
+    #[arg(long, value_name = "MIB", value_parser = parse_tt_mib)]
     tt_mib: Option<usize>,
     /// Print a JSON object as the last line.
     #[arg(long)]
@@ -29,6 +29,26 @@ pub struct Args {
     /// tables (from `morris solve --start WK-BK` or `--all`) are there to read.
     #[arg(long)]
     search: bool,
+}
+
+/// A transposition table size in MiB: at least 1, and no more than the machine's memory.
+fn parse_tt_mib(s: &str) -> Result<usize, String> {
+    let mib: usize = s.parse().map_err(|_| format!("invalid size '{s}': expected a whole number of MiB, e.g. 1024"))?;
+    let total = total_memory_mib();
+    if mib == 0 {
+        return Err("the transposition table needs at least 1 MiB".into());
+    }
+    if mib.checked_mul(1 << 20).is_none() || total.is_some_and(|t| mib > t) {
+        return Err(format!("{mib} MiB is more than this machine's memory ({} MiB)", total.map_or("?".into(), |t| t.to_string())));
+    }
+    Ok(mib)
+}
+
+/// Total memory of the machine, from /proc (Linux), in MiB.
+fn total_memory_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kb: usize = info.lines().find(|l| l.starts_with("MemTotal:"))?.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
 
 pub fn parse_stones(s: &str) -> Result<(u8, u8), String> {

@@ -108,18 +108,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.position.as_deref() == Some("-") {
         return run_lines(&tb, &args);
     }
-    let pos = match (&args.position, &args.white, &args.black) {
-        (Some(text), _, _) => text.parse::<Position>()?,
+    let parsed = match (&args.position, &args.white, &args.black) {
+        (Some(text), _, _) => text.parse::<Position>().map_err(anyhow::Error::from),
         (None, w, b) if w.is_some() || b.is_some() => {
             let turn = match args.turn.expect("clap requires --turn") {
                 Side::White => Color::White,
                 Side::Black => Color::Black,
             };
-            Position::from_lists(w.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""), turn, 0, 0)?
+            Position::from_lists(w.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""), turn, 0, 0).map_err(anyhow::Error::from)
         }
         _ => anyhow::bail!("give a POSITION (e.g. '.WW....B.B....B........W b'), `-` for standard input, or --white/--black/--turn"),
     };
     let mut out = std::io::stdout().lock();
+    if args.json {
+        // Scripts get a JSON object for errors too, and the exit status says which.
+        let result = parsed.and_then(|pos| if args.wdl { wdl_json(&tb, &pos, true) } else { probe_json(&tb, &pos, true) });
+        return match result {
+            Ok(j) => {
+                writeln!(out, "{j}")?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                let input = args.position.clone().unwrap_or_default();
+                writeln!(out, "{}", json!({ "position": input, "error": format!("{e:#}") }))?;
+                Ok(ExitCode::from(2))
+            }
+        };
+    }
+    let pos = parsed?;
     if args.wdl {
         let j = wdl_json(&tb, &pos, true)?;
         if args.json {
@@ -133,10 +149,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 writeln!(out, "{:<12} {}", m["move"].as_str().unwrap_or(""), m["result"].as_str().unwrap_or(""))?;
             }
         }
-        return Ok(ExitCode::SUCCESS);
-    }
-    if args.json {
-        writeln!(out, "{}", probe_json(&tb, &pos, true)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     // A placement position near the start is a long search: show its progress.
@@ -159,8 +171,19 @@ fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed = 0u64;
-    for line in stdin.lines() {
+    for line in stdin.split(b'\n') {
         let line = line?;
+        // A line that is not UTF-8 is a bad line like any other: report it, go on.
+        let Ok(line) = String::from_utf8(line) else {
+            failed += 1;
+            if args.json {
+                writeln!(out, "{}", json!({ "position": null, "error": "the line is not valid UTF-8" }))?;
+            } else {
+                writeln!(out, "error: the line is not valid UTF-8")?;
+            }
+            out.flush()?;
+            continue;
+        };
         let text = line.trim();
         if text.is_empty() {
             continue;
