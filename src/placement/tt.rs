@@ -1,8 +1,11 @@
 //! A lock-free transposition table of value bounds, shared by the search threads.
 //!
-//! Each entry is two words, `key ^ data` and `data` (Hyatt's lockless hashing): a torn
-//! write by two threads fails the key check and reads as a miss, so no lock is needed
-//! and a wrong bound can never be returned. Buckets hold four entries in one cache
+//! Each entry is two words, `check(key) ^ data` and `data` (Hyatt's lockless hashing,
+//! with a 64-bit hash of the key in place of the key): a torn write by two threads
+//! pairs words of two entries, and such a pair passes the check of some key only with
+//! probability 2^-64, where with the key itself it could pass as another valid key's
+//! entry. So no lock is needed and a wrong bound is, for all practical purposes, never
+//! returned. Buckets hold four entries in one cache
 //! line. On a miss the entry with the fewest placement plies left is replaced: entries
 //! far from the movement phase stand for the largest subtrees and are the most
 //! expensive to recompute.
@@ -20,9 +23,18 @@ struct Bucket([AtomicU64; 2 * WAYS]);
 
 /// Shared value bounds of placement positions; see the module documentation.
 pub struct Tt {
-    map: memmap2::MmapMut,
+    /// Owns the memory; never read or written through, only through `buckets`.
+    _map: memmap2::MmapMut,
+    /// The buckets, derived once from the map's mutable pointer: writes go through
+    /// atomics (interior mutability), so shared references to them are sound.
+    buckets: *const Bucket,
     mask: u64,
 }
+
+// SAFETY: `buckets` points into `_map`, which the table owns and never moves or frees
+// before it is dropped; every access goes through atomics.
+unsafe impl Send for Tt {}
+unsafe impl Sync for Tt {}
 
 /// Value bounds of a node, in `Value::goodness` units: `lower <= value <= upper`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +51,12 @@ fn unpack(d: u64) -> (Bounds, u32) {
     let lower = (d & MASK) as i32 - OFFSET;
     let upper = (d >> 21 & MASK) as i32 - OFFSET;
     (Bounds { lower, upper }, (d >> 42 & 31) as u32)
+}
+
+/// The hash of a key stored beside its data (distinct from the bucket hash).
+#[inline]
+fn check(key: u64) -> u64 {
+    mix(key ^ 0x9e37_79b9_7f4a_7c15) | 1
 }
 
 #[inline]
@@ -63,14 +81,16 @@ impl Tt {
     pub fn new(bytes: usize) -> Tt {
         let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
-        Tt { map: zeroed(n), mask: n as u64 - 1 }
+        let mut map = zeroed(n);
+        let buckets = map.as_mut_ptr() as *const Bucket;
+        Tt { _map: map, buckets, mask: n as u64 - 1 }
     }
 
     fn buckets(&self) -> &[Bucket] {
-        // SAFETY: the map is page-aligned, a multiple of the bucket size long, and
-        // all-zero bytes (what a fresh map holds) are valid atomics; every later write
-        // goes through those atomics.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr() as *const Bucket, self.mask as usize + 1) }
+        // SAFETY: the map is page-aligned, `n` buckets long, and all-zero bytes (what a
+        // fresh anonymous map holds) are valid atomics. The pointer was taken from the
+        // map's mutable pointer, and every write goes through the atomics.
+        unsafe { std::slice::from_raw_parts(self.buckets, self.mask as usize + 1) }
     }
 
     #[inline]
@@ -90,7 +110,7 @@ impl Tt {
         let b = self.bucket(key);
         for w in 0..WAYS {
             let d = b.0[2 * w + 1].load(Relaxed);
-            if d != 0 && b.0[2 * w].load(Relaxed) ^ d == key {
+            if d != 0 && b.0[2 * w].load(Relaxed) ^ d == check(key) {
                 return Some(unpack(d).0);
             }
         }
@@ -110,11 +130,11 @@ impl Tt {
                 victim_work = 0;
                 continue;
             }
-            if b.0[2 * w].load(Relaxed) ^ d == key {
+            if b.0[2 * w].load(Relaxed) ^ d == check(key) {
                 let (old, _) = unpack(d);
                 let merged = Bounds { lower: old.lower.max(new.lower), upper: old.upper.min(new.upper) };
                 let d = pack(merged, work);
-                b.0[2 * w].store(key ^ d, Relaxed);
+                b.0[2 * w].store(check(key) ^ d, Relaxed);
                 b.0[2 * w + 1].store(d, Relaxed);
                 return;
             }
@@ -125,7 +145,7 @@ impl Tt {
             }
         }
         let d = pack(new, work);
-        b.0[2 * victim].store(key ^ d, Relaxed);
+        b.0[2 * victim].store(check(key) ^ d, Relaxed);
         b.0[2 * victim + 1].store(d, Relaxed);
     }
 }
@@ -133,6 +153,25 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A torn entry (the key word of one write with the data word of another) passes
+    /// no key's check, including the key that plain `key ^ data` checks would accept.
+    #[test]
+    fn torn_entries_are_misses() {
+        let tt = Tt::new(1 << 12);
+        let (ka, kb) = (0x1234_5678_9abc_def0u64, 0x0fed_cba9_8765_4321u64);
+        let (da, db) = (pack(Bounds { lower: 5, upper: 9 }, 3), pack(Bounds { lower: -7, upper: 2 }, 4));
+        let forged = ka ^ da ^ db; // what a torn write would "be" under the old check
+        let b = tt.bucket(forged);
+        b.0[0].store(check(ka) ^ da, Relaxed);
+        b.0[1].store(db, Relaxed);
+        assert_eq!(tt.get(forged), None);
+        let b = tt.bucket(ka);
+        b.0[0].store(check(ka) ^ da, Relaxed);
+        b.0[1].store(db, Relaxed);
+        assert_eq!(tt.get(ka), None);
+        assert_eq!(tt.get(kb), None);
+    }
 
     #[test]
     fn bounds_round_trip_and_merge() {
