@@ -44,6 +44,8 @@ pub enum PositionError {
     Duplicate(String),
     #[error("{0} has {1} stones on the board and in hand; at most 9")]
     TooMany(&'static str, u32),
+    #[error("a point holds both a white and a black stone, or a bitboard has bits beyond the 24 points")]
+    Overlap,
 }
 
 /// A full position: stones on the board, stones in hand, and the side to move.
@@ -57,7 +59,20 @@ pub struct Position {
 }
 
 impl Position {
+    /// A position from bitboards, checked: disjoint stones on the 24 points, at most 9
+    /// stones a side on the board and in hand.
+    pub fn new(white: Bits, black: Bits, white_hand: u8, black_hand: u8, to_move: Color) -> Result<Position, PositionError> {
+        Position { white, black, white_hand, black_hand, to_move }.checked()
+    }
+
+    /// Whether this position is one `new` accepts (the fields are public, so a position
+    /// built field by field is checked here by everything that reads tables with it).
+    pub fn validate(&self) -> Result<(), PositionError> {
+        self.checked().map(|_| ())
+    }
+
     /// A movement-phase position from the side to move's and the opponent's stones.
+    /// Raw bitboards, not checked: use `new` (or `validate`) for untrusted input.
     pub fn movement(to_move: Color, mover: Bits, opp: Bits) -> Position {
         let (white, black) = if to_move == Color::White { (mover, opp) } else { (opp, mover) };
         Position { white, black, white_hand: 0, black_hand: 0, to_move }
@@ -105,6 +120,9 @@ impl Position {
     }
 
     fn checked(self) -> Result<Position, PositionError> {
+        if self.white & self.black != 0 || (self.white | self.black) & !crate::geometry::FULL != 0 {
+            return Err(PositionError::Overlap);
+        }
         let w = self.white.count_ones() + self.white_hand as u32;
         let b = self.black.count_ones() + self.black_hand as u32;
         if w > 9 {
@@ -197,6 +215,17 @@ mod tests {
         let start: Position = "........................ w 9 9".parse().unwrap();
         assert_eq!(start.to_string(), "........................ w 9 9");
         assert_eq!(start.subspace(), None);
+    }
+
+    #[test]
+    fn bitboard_positions_are_checked() {
+        assert!(Position::new(0b111, 0b1000, 6, 6, Color::White).is_ok());
+        assert_eq!(Position::new(0b11, 0b10, 0, 0, Color::White), Err(PositionError::Overlap));
+        assert_eq!(Position::new(1 << 24, 0, 0, 0, Color::White), Err(PositionError::Overlap));
+        assert!(matches!(Position::new(0b111, 0, 7, 0, Color::White), Err(PositionError::TooMany("White", 10))));
+        assert!(matches!(Position::new(0, 0, 9, 200, Color::White), Err(PositionError::TooMany("Black", 200))));
+        let raw = Position { white: 0b11, black: 0b10, white_hand: 0, black_hand: 0, to_move: Color::White };
+        assert!(raw.validate().is_err());
     }
 
     #[test]

@@ -145,6 +145,7 @@ fn sector_slot(x: Sector) -> usize {
 /// The sector of `pos`, from the side to move's point of view; `Ok(None)` when the side
 /// to move has fewer than 3 stones left (it has lost).
 pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
+    pos.validate().map_err(|e| ProbeError::Position(e.to_string()))?;
     let (m, o) = (pos.mover().count_ones() as u8, pos.opponent().count_ones() as u8);
     let (mh, oh) = if pos.to_move == Color::White { (pos.white_hand, pos.black_hand) } else { (pos.black_hand, pos.white_hand) };
     if m + mh < 3 {
@@ -311,6 +312,7 @@ impl Tablebase {
     /// Loads the movement tables the search reaches into memory, where they stay for
     /// later searches.
     pub fn solve_placement(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<placement::Solution, ProbeError> {
+        pos.validate().map_err(|e| ProbeError::Position(e.to_string()))?;
         let tables = self.movement_tables(pos)?;
         let (generation, tt) = {
             let mut g = self.tt.lock().unwrap();
