@@ -145,6 +145,13 @@ pub fn stones_in_mills(own: Bits) -> Bits {
 
 /// The opponent stones that a capture may remove: those outside mills, or any
 /// stone when all of them stand in mills.
+///
+/// Empty when the opponent has no stone on the board (it still has stones in hand).
+/// The rule for that case, decided here once for every move generator (movement,
+/// placement, the search, the brute-force checks in the tests): the move that closes
+/// the mill is legal and removes nothing, as there is nothing to remove. A mill is
+/// a capture only where a stone is actually taken. This case occurs only in placement
+/// positions, never in the movement phase, where each side has at least 3 stones.
 #[inline]
 pub fn removable(opp: Bits) -> Bits {
     let free = opp & !stones_in_mills(opp);

@@ -48,7 +48,8 @@ pub fn for_each_move(mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)
     for from in BitIter(mover) {
         for to in BitIter(targets(mover, from, empty)) {
             let after = mover ^ (1 << from) ^ (1 << to);
-            if closes_mill(after, to) {
+            // A mill against an empty board removes nothing (see `removable`).
+            if closes_mill(after, to) && rem != 0 {
                 for r in BitIter(rem) {
                     f(Move { from: from as u8, to: to as u8, capture: r as u8 }, opp ^ (1 << r), after);
                 }
@@ -76,7 +77,8 @@ pub fn for_each_unmove(mover: Bits, opp: Bits, mut f: impl FnMut(Bits, Bits)) {
     let empty = !(mover | opp) & FULL;
     let flying = opp.count_ones() == 3;
     for to in BitIter(opp) {
-        // A move onto `to` that completed a mill would have captured.
+        // A move onto `to` that completed a mill would have captured (the opponent,
+        // here `mover`, has stones on the board in the movement phase).
         if closes_mill(opp, to) {
             continue;
         }

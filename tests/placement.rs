@@ -79,7 +79,8 @@ fn children(m: u32, o: u32, hand: u8) -> Vec<(u32, u32)> {
     }
     let mut out = vec![];
     for (after, t) in moves.into_iter().zip(targets) {
-        if mill(after, t) {
+        // A mill against an empty board removes nothing and the move stands.
+        if mill(after, t) && o != 0 {
             let all = (0..24).filter(|&p| o >> p & 1 == 1).all(|p| mill(o, p));
             for r in (0..24).filter(|&p| o >> p & 1 == 1 && (all || !mill(o, p))) {
                 out.push((after, o & !(1 << r)));

@@ -97,7 +97,6 @@ fn value_of(sector: Sector, mover: Bits, opp: Bits, plain: &Target, capture: Opt
             best = Some(v);
         }
     }
-    // No legal move: blocked (a side that moves), or every placement closes a mill
-    // against an empty board (see `for_each_ply_move`).
+    // No legal move: a side that moves is blocked (a placing side always has a move).
     best.unwrap_or(Value::Loss(0)).encode().expect("placement depths fit the value byte")
 }

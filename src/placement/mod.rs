@@ -248,7 +248,8 @@ pub(crate) fn for_each_ply_move(ply: Ply, mover: Bits, opp: Bits, mut f: impl Fn
     let rem = removable(opp);
     for to in BitIter(empty) {
         let after = mover | 1 << to;
-        if closes_mill(after, to) {
+        // A mill against an empty board removes nothing (see `removable`).
+        if closes_mill(after, to) && rem != 0 {
             for r in BitIter(rem) {
                 f(Move { from: NONE, to: to as u8, capture: r as u8 }, after, opp & !(1 << r));
             }
