@@ -295,3 +295,23 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
 pub(crate) fn sort_moves(moves: &mut [(Move, Position, Value)]) {
     moves.sort_by_key(|(mv, _, v)| (-v.goodness(), mv.from, mv.to, mv.capture));
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::point_by_name;
+
+    /// A mill closed against an opponent with no stone on the board: the placement is
+    /// legal and removes nothing (the rule `geometry::removable` documents).
+    #[test]
+    fn mill_against_an_empty_board_removes_nothing() {
+        let white = (1 << point_by_name("a1").unwrap()) | (1 << point_by_name("d1").unwrap());
+        let ply = Ply { white_hand: 1, black_hand: 3, to_move: Color::White };
+        let mut moves = vec![];
+        for_each_ply_move(ply, white, 0, |mv, after, opp| moves.push((mv.to_string(), after, opp)));
+        assert_eq!(moves.len(), 22);
+        let g1 = moves.iter().find(|m| m.0 == "g1").expect("closing the mill is a legal placement");
+        assert_eq!(g1.2, 0);
+        assert_eq!(g1.1.count_ones(), 3);
+    }
+}
