@@ -76,21 +76,45 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
             .enumerate()
             .map(|(c, chunk)| {
                 let (mut checked, mut bad) = (0u64, 0u64);
-                for (k, &byte) in chunk.iter().enumerate() {
-                    let i = (c << 14) as u64 + k as u64;
+                let start = (c << 14) as u64;
+                // Child slots of one position: found first and prefetched, read after.
+                let mut at: Vec<(u64, bool)> = Vec::with_capacity(64);
+                for ((i, m, o), &byte) in idx.walk(start, start + chunk.len() as u64).zip(chunk) {
                     let stored = Value::decode(byte);
                     if idx.may_be_hole(i) && idx.is_hole(i) {
                         continue; // a don't-care entry
                     }
-                    let (m, o) = idx.unindex(i);
-                    let expected = minimax(m, o, &mut |cm, co| {
-                        let (ci, cv) = if co.count_ones() == sub.s as u32 && cm.count_ones() == sub.o as u32 {
-                            mirror
+                    // Every non-capturing child has the same side to move, `o`.
+                    let prep = mirror.0.prepare(o, true);
+                    at.clear();
+                    let mut wins_now = false;
+                    for_each_move(m, o, |_, cm, co| {
+                        if cm.count_ones() < 3 {
+                            wins_now = true;
+                        } else if co.count_ones() == sub.s as u32 && cm.count_ones() == sub.o as u32 {
+                            let ci = mirror.0.index_with(&prep, cm, co);
+                            crate::placement::prefetch(mirror.1.as_ptr().wrapping_add(ci as usize));
+                            at.push((ci, false));
                         } else {
-                            capture.expect("a capture leads to a solved subspace")
-                        };
-                        Value::decode(cv[ci.index(cm, co) as usize])
+                            let (cx, cv) = capture.expect("a capture leads to a solved subspace");
+                            let ci = cx.index(cm, co);
+                            crate::placement::prefetch(cv.as_ptr().wrapping_add(ci as usize));
+                            at.push((ci, true));
+                        }
                     });
+                    let expected = if wins_now {
+                        Value::Win(1)
+                    } else {
+                        let mut best: Option<Value> = None;
+                        for &(ci, cap) in &at {
+                            let cv = if cap { capture.expect("capture table").1 } else { mirror.1 };
+                            let v = Value::decode(cv[ci as usize]).parent();
+                            if best.is_none_or(|b| v.goodness() > b.goodness()) {
+                                best = Some(v);
+                            }
+                        }
+                        best.unwrap_or(Value::Loss(0))
+                    };
                     checked += 1;
                     if expected != stored {
                         bad += 1;
