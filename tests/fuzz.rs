@@ -1,0 +1,172 @@
+//! Randomised robustness tests ("fuzz targets" that run on the stable toolchain): the
+//! position parser, the table reader and the CLI line protocol, over random and
+//! mutated inputs. Each runs a bounded number of cases in CI; `FUZZ_CASES=N` (per
+//! target) runs longer, e.g. `FUZZ_CASES=1000000 cargo test --release --test fuzz`.
+//! Failures print the case's seed.
+
+use morris::generate::{self, Options};
+use morris::probe::Tablebase;
+use morris::solver::NoProgress;
+use morris::table::{table_path, TableFile};
+use morris::{Color, Position, Sector};
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+fn cases(default: u64) -> u64 {
+    std::env::var("FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+}
+
+const SEEDS: [&str; 6] = [
+    "........................ w 9 9",
+    ".WW....B.B....B........W b",
+    "W.B.W...B......W........ b 6 7",
+    "WWWWWWWW.BBBBBB......... w",
+    "BWW......B....B........W w 0 0",
+    "........................ b 3 3",
+];
+const ALPHABET: &[u8] = b"WB.wb0123456789 -x\t\n\r\xc3\xa9\xff";
+
+/// A seed string with a few random edits (replace, insert, delete, truncate).
+fn mutate(rng: &mut Rng) -> Vec<u8> {
+    let mut s = SEEDS[rng.below(SEEDS.len() as u64) as usize].as_bytes().to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(s.len() as u64 + 1) as usize;
+        let c = ALPHABET[rng.below(ALPHABET.len() as u64) as usize];
+        match rng.below(4) {
+            0 if at < s.len() => s[at] = c,
+            1 => s.insert(at, c),
+            2 if at < s.len() => {
+                s.remove(at);
+            }
+            _ => s.truncate(at),
+        }
+    }
+    s
+}
+
+#[test]
+fn position_parser_never_panics_and_round_trips() {
+    let mut rng = Rng(0x5851_f42d_4c95_7f2d);
+    for case in 0..cases(200_000) {
+        let bytes = if rng.below(8) == 0 { (0..rng.below(40)).map(|_| rng.next() as u8).collect() } else { mutate(&mut rng) };
+        let text = String::from_utf8_lossy(&bytes);
+        if let Ok(p) = text.parse::<Position>() {
+            assert!(p.validate().is_ok(), "case {case}: {text:?}");
+            assert_eq!(p.to_string().parse::<Position>().unwrap(), p, "case {case}: {text:?}");
+        }
+    }
+}
+
+/// Damaged copies of real tables (a placement sector and a movement subspace): every
+/// read returns the true value or an error, never another value, and never panics.
+#[test]
+fn table_reader_returns_the_truth_or_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, start: Some((3, 3)) }, &NoProgress).unwrap();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let rounds = cases(300);
+    for name in ["2-3-1-0", "3-3"] {
+        let sector: Sector = name.parse().unwrap();
+        let path = table_path(dir.path(), sector);
+        let good = fs::read(&path).unwrap();
+        let truth = TableFile::open(&path, sector).unwrap().read_all().unwrap();
+        let index = sector.index();
+        let slots: Vec<u64> = (0..64).map(|_| rng.below(index.len())).filter(|&i| !(index.may_be_hole(i) && index.is_hole(i))).collect();
+        for round in 0..rounds {
+            let mut bad = good.clone();
+            match rng.below(4) {
+                // Flipped bits anywhere.
+                0 | 1 => {
+                    for _ in 0..1 + rng.below(4) {
+                        let at = rng.below(bad.len() as u64) as usize;
+                        bad[at] ^= 1 << rng.below(8);
+                    }
+                }
+                // Truncated.
+                2 => bad.truncate(rng.below(bad.len() as u64) as usize),
+                // Random bytes after a real header, or random bytes throughout.
+                _ => {
+                    let keep = if rng.below(2) == 0 { 128 } else { 0 };
+                    for b in bad.iter_mut().skip(keep) {
+                        *b = rng.next() as u8;
+                    }
+                }
+            }
+            fs::write(&path, &bad).unwrap();
+            let tb = Tablebase::with_cache(dir.path(), 0).unwrap();
+            for &i in &slots {
+                let (m, o) = index.unindex(i);
+                let pos = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
+                if let Ok(v) = tb.probe_table(&pos) {
+                    assert_eq!(v.encode(), Some(truth[i as usize]), "{name} round {round}: slot {i} read wrong");
+                }
+                if let Ok(w) = tb.probe_wdl(&pos) {
+                    let code = match truth[i as usize] {
+                        0 => morris::probe::Wdl::Draw,
+                        1..=127 => morris::probe::Wdl::Win,
+                        _ => morris::probe::Wdl::Loss,
+                    };
+                    assert_eq!(w, code, "{name} round {round}: slot {i} result read wrong");
+                }
+            }
+            if let Ok(t) = TableFile::open(&path, sector) {
+                if let Ok(all) = t.read_all() {
+                    assert_eq!(all, truth, "{name} round {round}");
+                }
+            }
+        }
+        fs::write(&path, &good).unwrap();
+    }
+}
+
+/// `morris probe --json --moves -` answers one line per line, whatever the lines are.
+#[test]
+fn cli_line_protocol_answers_every_line() {
+    let dir = tempfile::tempdir().unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, start: Some((3, 3)) }, &NoProgress).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["probe", "--db", dir.path().to_str().unwrap(), "--json", "--moves", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut answered = 0;
+    for case in 0..cases(3_000) {
+        let mut line = mutate(&mut rng);
+        line.retain(|&b| b != b'\n' && b != b'\r');
+        if String::from_utf8_lossy(&line).trim().is_empty() {
+            continue;
+        }
+        line.push(b'\n');
+        stdin.write_all(&line).unwrap();
+        stdin.flush().unwrap();
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).unwrap();
+        let j: serde_json::Value = serde_json::from_str(&answer).unwrap_or_else(|e| panic!("case {case}: {answer:?}: {e}"));
+        assert!(j.get("result").is_some() || j.get("error").is_some(), "case {case}: {j}");
+        answered += 1;
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(matches!(out.status.code(), Some(0) | Some(1)), "{out:?}");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+    assert!(answered > 100);
+}
