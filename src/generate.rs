@@ -22,9 +22,9 @@ pub struct Options {
     pub max_stones: u8,
     /// Solve just the unit holding this subspace (and any missing dependency).
     pub only: Option<Subspace>,
-    /// Also solve every placement sector of the game where White places `wk` and Black
-    /// `bk` stones, `(wk, bk)`, and the movement subspaces that game reaches.
-    pub start: Option<(u8, u8)>,
+    /// Also solve every placement sector of the games where White places `wk` and
+    /// Black `bk` stones, for each `(wk, bk)`, and the movement subspaces they reach.
+    pub starts: Vec<(u8, u8)>,
 }
 
 /// Bytes of decoded tables the placement pass keeps for later sectors, beyond the ones
@@ -70,10 +70,11 @@ pub fn plan(opts: &Options) -> Vec<Unit> {
     all.into_iter().filter(|u| need.contains(u)).collect()
 }
 
-/// Every sector the start of `opts` reaches, if it names one.
+/// Every sector the starts of `opts` reach, if it names any.
 fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
-    let (wk, bk) = opts.start?;
-    Sector::start(wk, bk).map(Sector::reachable)
+    let sets: Vec<BTreeSet<Sector>> =
+        opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(Sector::reachable).collect();
+    (!sets.is_empty()).then(|| sets.into_iter().flatten().collect())
 }
 
 /// The placement sectors to solve, children first.
@@ -201,7 +202,7 @@ impl crate::placement::induction::SectorTables for SectorCache {
     }
 }
 
-/// Solves the placement sectors of `opts.start`, children first.
+/// Solves the placement sectors of `opts.starts`, children first.
 fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
     let order = plan_sectors(opts)?;
     let mut cache = SectorCache(HashMap::new());

@@ -21,9 +21,10 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["max_stones", "start"])]
     all: bool,
     /// Also solve every placement sector of the game where White places WK and Black BK
-    /// stones (3..=9 each; 9-9 is the standard game), with the movement subspaces it needs.
-    #[arg(long, value_name = "WK-BK", value_parser = super::draw::parse_stones)]
-    start: Option<(u8, u8)>,
+    /// stones (3..=9 each; 9-9 is the standard game), with the movement subspaces it
+    /// needs. Several starts, comma-separated, are solved in one run.
+    #[arg(long, value_name = "WK-BK", value_parser = super::draw::parse_stones, value_delimiter = ',')]
+    start: Vec<(u8, u8)>,
     /// Solve only the unit holding subspace S-O (plus any missing dependency).
     #[arg(long, value_name = "S-O")]
     only: Option<Subspace>,
@@ -60,14 +61,14 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let start = if args.all { Some((9, 9)) } else { args.start };
-    let max_stones = match (args.all, args.max_stones, start) {
-        (true, _, _) => 18,
-        (false, Some(n), _) => n,
-        (false, None, Some(_)) => 0,
-        (false, None, None) => 8,
+    let starts = if args.all { vec![(9, 9)] } else { args.start };
+    let max_stones = match (args.all, args.max_stones) {
+        (true, _) => 18,
+        (false, Some(n)) => n,
+        (false, None) if !starts.is_empty() => 0,
+        (false, None) => 8,
     };
-    let opts = Options { dir: args.db.clone(), max_stones, only: args.only, start };
+    let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts };
     let bars = Bars::new(args.quiet);
     if !args.quiet {
         bars.println(&header());
