@@ -29,6 +29,25 @@ impl fmt::Display for Move {
     }
 }
 
+impl std::str::FromStr for Move {
+    type Err = String;
+    /// The notation of RULES.md: `d1` (placement), `a1-a4` (slide or flight), with
+    /// `xd7` appended for a capture: `a1-a4xd7`, `d1xg7`.
+    fn from_str(text: &str) -> Result<Move, String> {
+        let err = || format!("invalid move '{text}': expected d1, a1-a4, a1-a4xd7 or d1xg7");
+        let point = |s: &str| crate::geometry::point_by_name(s).map(|p| p as u8).ok_or_else(err);
+        let (head, capture) = match text.trim().split_once('x') {
+            Some((h, c)) => (h, point(c)?),
+            None => (text.trim(), NONE),
+        };
+        let (from, to) = match head.split_once('-') {
+            Some((f, t)) => (point(f)?, point(t)?),
+            None => (NONE, point(head)?),
+        };
+        Ok(Move { from, to, capture })
+    }
+}
+
 /// Where the stone on `from` may go: adjacent empty points, or any empty point when flying.
 #[inline(always)]
 pub fn targets(mover: Bits, from: usize, empty: Bits) -> Bits {

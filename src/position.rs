@@ -134,6 +134,35 @@ impl Position {
         Ok(self)
     }
 
+    /// Every legal move (placements while the side to move has stones in hand), in the
+    /// notation of RULES.md through `Display`. None once the game is over.
+    pub fn legal_moves(&self) -> Vec<crate::movegen::Move> {
+        self.children().into_iter().map(|(mv, _)| mv).collect()
+    }
+
+    /// The position after `mv`, if `mv` is legal here.
+    pub fn play(&self, mv: &crate::movegen::Move) -> Result<Position, String> {
+        self.children().into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| format!("{mv} is not a legal move in {self}"))
+    }
+
+    /// Legal moves with the positions they lead to.
+    pub fn children(&self) -> Vec<(crate::movegen::Move, Position)> {
+        use crate::placement::{for_each_ply_move, Ply};
+        let (mh, oh) = if self.to_move == Color::White { (self.white_hand, self.black_hand) } else { (self.black_hand, self.white_hand) };
+        let (m, o) = (self.mover().count_ones() as u8, self.opponent().count_ones() as u8);
+        if self.validate().is_err() || m + mh < 3 || o + oh < 3 {
+            return Vec::new();
+        }
+        let ply = Ply { white_hand: self.white_hand, black_hand: self.black_hand, to_move: self.to_move };
+        let next = ply.next();
+        let mut out = Vec::new();
+        for_each_ply_move(ply, self.mover(), self.opponent(), |mv, after, opp_after| {
+            let (white, black) = ply.colours(after, opp_after);
+            out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move }));
+        });
+        out
+    }
+
     /// The 24-character board in reading order.
     pub fn board_string(&self) -> String {
         READING_ORDER

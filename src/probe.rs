@@ -7,7 +7,7 @@
 //! and placement positions take the same path; a placement position whose sector table
 //! is absent is solved instead by the placement search over the movement tables.
 
-use crate::placement::{self, for_each_ply_move, MovementTables, Ply};
+use crate::placement::{self, MovementTables};
 use crate::movegen::{Move, NONE};
 use crate::sector::Sector;
 use crate::position::{Color, Position};
@@ -256,18 +256,36 @@ impl Tablebase {
         Ok(Value::decode(self.probe_slot(sector, i)?))
     }
 
+    /// The best move (fastest win, longest loss, or a drawing move) with its value for
+    /// the side that plays it; `None` when the game is over.
+    pub fn best_move(&self, pos: &Position) -> Result<Option<(Move, Value)>, ProbeError> {
+        Ok(self.probe_moves(pos)?.into_iter().next().map(|(mv, _, v)| (mv, v)))
+    }
+
+    /// The line of best moves to the end of the game: the winner wins as fast as it
+    /// can and the loser resists as long as it can, so a win or a loss in `n` plies has
+    /// exactly `n` steps. Each step is the move, the position it leads to and that
+    /// position's value for its side to move. A draw has no end: its line is empty.
+    pub fn mainline(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
+        let mut line = Vec::new();
+        let mut at = *pos;
+        let Some(n) = self.probe(&at)?.plies() else { return Ok(line) };
+        for _ in 0..n {
+            let Some((mv, next, v)) = self.probe_moves(&at)?.into_iter().next() else { break };
+            let child_value = match v {
+                Value::Win(1) if sector_of(&next).is_err() => Value::Loss(0),
+                _ => self.probe(&next)?,
+            };
+            line.push((mv, next, child_value));
+            at = next;
+        }
+        Ok(line)
+    }
+
     /// Every legal move with the position it leads to, and whether it captures the
     /// opponent down to two stones (a win at once, with no table to read).
     fn children(pos: &Position) -> Vec<(Move, Position, bool)> {
-        let ply = Ply { white_hand: pos.white_hand, black_hand: pos.black_hand, to_move: pos.to_move };
-        let next = ply.next();
-        let mut out = Vec::new();
-        for_each_ply_move(ply, pos.mover(), pos.opponent(), |mv, after, opp_after| {
-            let (white, black) = ply.colours(after, opp_after);
-            let child = Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move };
-            out.push((mv, child, mv.capture != NONE && sector_of(&child).is_err()));
-        });
-        out
+        pos.children().into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && sector_of(&child).is_err())).collect()
     }
 
     /// Every legal move with the position it leads to and its value for the side that

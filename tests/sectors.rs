@@ -107,3 +107,42 @@ fn verifier_checks_placement_sectors() {
     assert!(bad.mismatch_count >= 1);
     assert!(bad.mismatches.iter().any(|m| m.slot == slot), "{:?}", bad.mismatches);
 }
+
+/// The embedding API: moves parse and print in RULES.md notation, `play` accepts
+/// exactly the legal moves, and `mainline` has exactly `n` steps for a win or loss in
+/// `n`, ending where the game ends.
+#[test]
+fn moves_play_and_mainline() {
+    use morris::movegen::Move;
+    let dir = tempfile::tempdir().unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] }, &NoProgress).unwrap();
+    let tb = Tablebase::open(dir.path()).unwrap();
+    for text in ["d1", "a1-a4", "a1-a4xd7", "d1xg7"] {
+        assert_eq!(text.parse::<Move>().unwrap().to_string(), text);
+    }
+    for bad in ["", "z9", "a1-", "a1-a4x", "a1a4", "d1xx"] {
+        assert!(bad.parse::<Move>().is_err(), "{bad}");
+    }
+    let start: Position = "........................ w 3 3".parse().unwrap();
+    assert_eq!(start.legal_moves().len(), 24);
+    assert!(start.play(&"d1".parse().unwrap()).is_ok());
+    assert!(start.play(&"a1-a4".parse().unwrap()).is_err());
+    let (best, v) = tb.best_move(&start).unwrap().unwrap();
+    assert_eq!(v, Value::Win(23));
+    let line = tb.mainline(&start).unwrap();
+    assert_eq!(line.len(), 23);
+    assert_eq!(line[0].0, best);
+    let mut at = start;
+    for (k, (mv, pos, value)) in line.iter().enumerate() {
+        at = at.play(mv).unwrap();
+        assert_eq!(at, *pos);
+        // The side to move after step k has 23 - k - 1 plies left, and loses when even.
+        let left = 23 - k as u16 - 1;
+        assert_eq!(*value, if left % 2 == 0 { Value::Loss(left) } else { Value::Win(left) }, "step {k}");
+    }
+    assert!(at.legal_moves().is_empty() || tb.probe(&at).unwrap() == Value::Loss(0));
+    let draw: Position = "W.......B............... w 2 2".parse().unwrap();
+    if tb.probe(&draw).unwrap() == Value::Draw {
+        assert!(tb.mainline(&draw).unwrap().is_empty());
+    }
+}
