@@ -43,6 +43,28 @@ fn bench_index(c: &mut Criterion) {
     g.finish();
 }
 
+/// Hardware `pext` against the byte-table version, on masks like the index's (the
+/// points left free by 3..9 stones).
+fn bench_pext(c: &mut Criterion) {
+    use morris::combin::{pext, pext_table};
+    let mut x = 0x9E3779B97F4A7C15u64;
+    let pairs: Vec<(u32, u32)> = (0..N)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let taken = (x as u32 & 0xff_ffff) & (x >> 24) as u32 & (x >> 40) as u32;
+            let free = !taken & 0xff_ffff;
+            ((x >> 13) as u32 & 0xff_ffff, free)
+        })
+        .collect();
+    let mut g = c.benchmark_group("pext");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("pext (build's default)", |b| b.iter(|| pairs.iter().fold(0u32, |a, &(v, m)| a ^ pext(black_box(v), m))));
+    g.bench_function("pext by byte tables", |b| b.iter(|| pairs.iter().fold(0u32, |a, &(v, m)| a ^ pext_table(black_box(v), m))));
+    g.finish();
+}
+
 fn bench_moves(c: &mut Criterion) {
     let mut g = c.benchmark_group("movegen");
     g.throughput(Throughput::Elements(N as u64));
@@ -88,5 +110,5 @@ fn bench_solve(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_index, bench_moves, bench_solve);
+criterion_group!(benches, bench_index, bench_pext, bench_moves, bench_solve);
 criterion_main!(benches);
