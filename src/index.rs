@@ -33,33 +33,36 @@ pub struct SetOrbits {
 impl SetOrbits {
     fn build(k: usize) -> SetOrbits {
         let n = binom(24, k) as usize;
-        let mut canon = vec![0u32; n];
+        const UNSET: u32 = u32::MAX;
+        let mut canon = vec![UNSET; n];
         let mut reps = Vec::new();
         let mut stab = Vec::new();
+        let inverse: [usize; symmetry::COUNT] = std::array::from_fn(symmetry::inverse);
         // Gosper's hack walks k-sets in increasing numeric order, which is colex order,
-        // so every set's representative (its numeric minimum) is met before the set.
+        // so the first set met of each orbit is its representative (its numeric
+        // minimum). Its 16 images are filled in at once, so each orbit costs 16
+        // symmetry applications, not each set: a probe process that needs the table
+        // builds it in a few milliseconds.
         let mut x: Bits = if k == 0 { 0 } else { (1 << k) - 1 };
         for r in 0..n {
             debug_assert_eq!(rank(x), r as u64);
-            let (mut best, mut best_g, mut st) = (x, 0usize, 0u16);
-            for g in 0..symmetry::COUNT {
-                let y = symmetry::apply(g, x);
-                if y < best {
-                    best = y;
-                    best_g = g;
+            if canon[r] == UNSET {
+                let orbit = reps.len() as u32;
+                let mut st = 0u16;
+                for g in 0..symmetry::COUNT {
+                    let y = symmetry::apply(g, x);
+                    if y == x {
+                        st |= 1 << g;
+                    }
+                    let ry = rank(y) as usize;
+                    // The first symmetry taking `x` to `y`; its inverse takes `y` back.
+                    if canon[ry] == UNSET {
+                        canon[ry] = orbit << 4 | inverse[g] as u32;
+                    }
                 }
-                if y == x {
-                    st |= 1 << g;
-                }
-            }
-            let orbit = if best == x {
                 reps.push(x);
                 stab.push(st);
-                (reps.len() - 1) as u32
-            } else {
-                canon[rank(best) as usize] >> 4
-            };
-            canon[r] = orbit << 4 | best_g as u32;
+            }
             if k == 0 {
                 break;
             }
