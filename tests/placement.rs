@@ -102,20 +102,23 @@ fn engine_tables(max: u8) -> HashMap<Subspace, Vec<u8>> {
     solved
 }
 
+/// The value of a 3-3 movement position from the reference solver's table.
+fn reference_leaf(t33: &reference::RefTable, m: u32, o: u32) -> Value {
+    if m.count_ones() < 3 {
+        return Value::Loss(0);
+    }
+    match t33.get(to_reading(m), to_reading(o)) {
+        reference::RefValue::Win(d) => Value::Win(d),
+        reference::RefValue::Loss(d) => Value::Loss(d),
+        reference::RefValue::Draw => Value::Draw,
+    }
+}
+
 #[test]
 fn three_three_start_matches_brute_force_with_reference_leaves() {
     let mut rs = reference::RefSolver::new();
     let t33 = rs.solve(3, 3);
-    let leaf = |m: u32, o: u32| -> Value {
-        if m.count_ones() < 3 {
-            return Value::Loss(0);
-        }
-        match t33.get(to_reading(m), to_reading(o)) {
-            reference::RefValue::Win(d) => Value::Win(d),
-            reference::RefValue::Loss(d) => Value::Loss(d),
-            reference::RefValue::Draw => Value::Draw,
-        }
-    };
+    let leaf = |m: u32, o: u32| reference_leaf(&t33, m, o);
     let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
     let root = Position { white: 0, black: 0, white_hand: 3, black_hand: 3, to_move: Color::White };
     let tables = MovementTables::from_map(engine_tables(6));
@@ -237,16 +240,7 @@ fn three_three_start_sectors_match_brute_force_counts() {
     assert_eq!(sectors.len(), 6, "{sectors:?}");
     let mut rs = reference::RefSolver::new();
     let t33 = rs.solve(3, 3);
-    let leaf = |m: u32, o: u32| -> Value {
-        if m.count_ones() < 3 {
-            return Value::Loss(0);
-        }
-        match t33.get(to_reading(m), to_reading(o)) {
-            reference::RefValue::Win(d) => Value::Win(d),
-            reference::RefValue::Loss(d) => Value::Loss(d),
-            reference::RefValue::Draw => Value::Draw,
-        }
-    };
+    let leaf = |m: u32, o: u32| reference_leaf(&t33, m, o);
     let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
     let syms = reference::symmetries();
     let sets = |k: u32| (0u32..1 << 24).filter(move |x| x.count_ones() == k);
