@@ -168,6 +168,9 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
     let idx = sector.index();
     let values = &loaded[&sector];
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
+    // The child sectors' indexes and values, looked up once rather than per child.
+    let children: Vec<(Sector, SubspaceIndex, &[u8])> =
+        sector.children().into_iter().map(|c| (c, c.index(), loaded[&c].as_slice())).collect();
     let found = Mutex::new(Vec::new());
     progress.begin(&format!("verify {sector}"), values.len() as u64);
     let (checked, bad): (u64, u64) = values
@@ -175,12 +178,11 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
         .enumerate()
         .map(|(c, chunk)| {
             let (mut checked, mut bad) = (0u64, 0u64);
-            for (k, &byte) in chunk.iter().enumerate() {
-                let i = (c << 14) as u64 + k as u64;
+            let start = (c << 14) as u64;
+            for ((i, m, o), &byte) in idx.walk(start, start + chunk.len() as u64).zip(chunk) {
                 if idx.may_be_hole(i) && idx.is_hole(i) {
                     continue;
                 }
-                let (m, o) = idx.unindex(i);
                 let mut best: Option<Value> = None;
                 for_each_ply_move(ply, m, o, |mv, after, opp_after| {
                     // The child, from its own side to move's point of view.
@@ -193,7 +195,10 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
                     let v = match child {
                         None if mv.capture != NONE => Value::Win(1),
                         None => unreachable!("a move without capture leaves both sides in the game"),
-                        Some(cs) => Value::decode(loaded[&cs][cs.index().index(opp_after, after) as usize]).parent(),
+                        Some(cs) => {
+                            let (_, ci, cv) = children.iter().find(|c| c.0 == cs).expect("a child sector");
+                            Value::decode(cv[ci.index(opp_after, after) as usize]).parent()
+                        }
                     };
                     if best.is_none_or(|b| v.goodness() > b.goodness()) {
                         best = Some(v);

@@ -47,7 +47,7 @@ fn forward_verification_of_every_table() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains(&format!("verified {} subspaces, {positions} positions", subs.len())), "{text}");
+    assert!(text.contains(&format!("verified {} tables, {positions} positions", subs.len())), "{text}");
     assert!(text.contains(": 0 mismatches"), "{text}");
 }
 
