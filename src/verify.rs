@@ -40,18 +40,6 @@ pub struct Outcome {
 
 const KEEP: usize = 100;
 
-/// The value implied by the successors' values (`None` when there is no move: blocked).
-pub fn minimax(mover: u32, opp: u32, child_value: &mut impl FnMut(u32, u32) -> Value) -> Value {
-    let mut best: Option<Value> = None;
-    for_each_move(mover, opp, |_, cm, co| {
-        let v = if cm.count_ones() < 3 { Value::Win(1) } else { child_value(cm, co).parent() };
-        if best.is_none_or(|b| v.goodness() > b.goodness()) {
-            best = Some(v);
-        }
-    });
-    best.unwrap_or(Value::Loss(0))
-}
-
 /// Verifies the given subspaces, whose tables (and those their moves lead to) must exist.
 pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Result<Outcome, TableError> {
     let mut out = Outcome::default();
