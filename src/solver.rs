@@ -51,7 +51,7 @@ impl Solved for std::collections::HashMap<Subspace, Vec<u8>> {
 }
 
 /// Figures over the positions (not holes) of one solved subspace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     pub positions: u64,
     pub wins: u64,

@@ -12,6 +12,7 @@ mod board;
 mod draw;
 mod probe;
 mod progress;
+mod serve;
 mod solve;
 mod stats;
 mod strip;
@@ -54,6 +55,14 @@ are kept, so an interrupted run resumes. The default scope (s+o <= 8) takes seco
     /// Copy the tables without their depth planes: results only, a fraction of the size.
     #[command(long_about = "Writes a copy of every table of --db into --out without its depth planes: win, draw or loss only, for users who want results and not depths. Probe such a directory with `morris probe --wdl`. Each WLD plane keeps its zstd frame checksum.")]
     Strip(strip::Args),
+    /// Serve the tables over HTTP: a JSON API and a web board to analyse positions.
+    #[command(long_about = "Serves the tables of --db over HTTP on --addr (loopback by default). The web board at / \
+plays moves by clicking and shows every move's value; the JSON API is GET /api/probe?position=P (the value \
+and every move's, best first), GET /api/mainline?position=P (the line of best moves to the end), GET /api/info \
+and GET /health. Positions use the notation of `morris probe`. A placement position whose sector table is \
+missing is searched over the movement tables, one search at a time, only from at most --max-search-hand \
+stones in hand, and a request gets a 503 after --timeout seconds.")]
+    Serve(serve::Args),
 }
 
 
@@ -70,6 +79,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Strip(args) => strip::run(args),
+        Command::Serve(args) => serve::run(args),
     }
 }
 

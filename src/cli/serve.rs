@@ -1,0 +1,267 @@
+//! `morris serve`: the tables as a JSON API over HTTP, and the web board at `/`.
+//!
+//! Table reads are quick but touch the disk, and a placement position whose sector
+//! table is missing is solved by a search that can take minutes, so every answer is
+//! computed on tokio's blocking pool, never on the async workers. Searches are the one
+//! unbounded cost: at most one runs at a time, only from positions with few stones in
+//! hand, and a request that waits past the time limit gets a 503 (the search finishes
+//! in the background and warms the transposition table for the next request).
+
+use morris::movegen::Move;
+use morris::probe::{sector_of, ProbeError, Tablebase};
+use morris::table::{table_path, TableError};
+use morris::{Position, Sector, Value};
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value as JsonValue};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Directory holding the tables.
+    #[arg(long, default_value = "databases", value_name = "DIR")]
+    db: PathBuf,
+    /// Address to listen on (loopback by default; port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
+    addr: String,
+    /// Longest a request waits for an answer, in seconds, before a 503.
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
+    timeout: f64,
+    /// Most stones in hand (both sides together) from which a request may start a
+    /// placement search when the position's sector table is missing (0: never search).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    max_search_hand: u8,
+}
+
+struct App {
+    tb: Tablebase,
+    timeout: Duration,
+    max_search_hand: u8,
+    /// One placement search at a time: the search uses every core.
+    search: Arc<Semaphore>,
+}
+
+/// An error answer: its status and the JSON `error` text.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(json!({ "error": self.1 }))).into_response()
+    }
+}
+
+impl From<ProbeError> for ApiError {
+    fn from(e: ProbeError) -> ApiError {
+        let status = match &e {
+            ProbeError::Position(_) => StatusCode::BAD_REQUEST,
+            ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) => StatusCode::NOT_FOUND,
+            ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError(status, e.to_string())
+    }
+}
+
+const INDEX_HTML: &str = include_str!("../../web/index.html");
+const APP_JS: &str = include_str!("../../web/app.js");
+const STYLE_CSS: &str = include_str!("../../web/style.css");
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(args.timeout > 0.0 && args.timeout.is_finite(), "--timeout must be a positive number of seconds");
+    let tb = Tablebase::open(&args.db)?;
+    let app = Arc::new(App {
+        tb,
+        timeout: Duration::from_secs_f64(args.timeout),
+        max_search_hand: args.max_search_hand,
+        search: Arc::new(Semaphore::new(1)),
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&args.addr)
+            .await
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
+        let local = listener.local_addr()?;
+        {
+            // The first line names the address, so that scripts and tests can read the port.
+            let mut stdout = std::io::stdout().lock();
+            writeln!(stdout, "listening on http://{local}/ (tables: {})", args.db.display())?;
+            stdout.flush()?;
+        }
+        axum::serve(listener, router(app))
+            .with_graceful_shutdown(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await?;
+        anyhow::Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX_HTML) }))
+        .route("/app.js", get(|| async { ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS) }))
+        .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }))
+        .route("/health", get(|| async { Json(json!({ "status": "ok" })) }))
+        .route("/api/info", get(info))
+        .route("/api/probe", get(probe))
+        .route("/api/mainline", get(mainline))
+        .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page; the API is /api/probe, /api/mainline, /api/info and /health".into()) })
+        .layer(axum::middleware::map_response(cors))
+        .with_state(app)
+}
+
+/// Any origin may read the API (GET only, no credentials): a page elsewhere can show values.
+async fn cors(mut res: Response) -> Response {
+    res.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    res
+}
+
+fn value_fields(v: Value) -> (JsonValue, JsonValue) {
+    (json!(v.result_word()), v.plies().map_or(JsonValue::Null, |p| json!(p)))
+}
+
+fn parse_position(q: &HashMap<String, String>) -> Result<Position, ApiError> {
+    let text = q.get("position").ok_or_else(|| ApiError(StatusCode::BAD_REQUEST, "missing query parameter `position`".into()))?;
+    let pos: Position = text.parse().map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
+    // Reject illegal positions (too many stones, a finished game) before any work.
+    sector_of(&pos)?;
+    Ok(pos)
+}
+
+/// Runs `work` on the blocking pool within the time limit. `search` says the work may
+/// start a placement search, which first takes the search permit (or fails at once).
+async fn compute<T: Send + 'static>(
+    app: &Arc<App>,
+    search: bool,
+    work: impl FnOnce(&Tablebase) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let permit = if search {
+        let permit = app.search.clone().try_acquire_owned().map_err(|_| {
+            ApiError(StatusCode::SERVICE_UNAVAILABLE, "a placement search is already running; try again shortly, or generate the placement tables (`morris solve --all`)".into())
+        })?;
+        Some(permit)
+    } else {
+        None
+    };
+    let worker = app.clone();
+    let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work(&worker.tb)
+    });
+    match tokio::time::timeout(app.timeout, task).await {
+        Ok(Ok(answer)) => answer,
+        Ok(Err(join)) => Err(ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the request failed: {join}"))),
+        Err(_) => Err(ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("no answer within {:.0} s (a placement search without its table); generate the placement tables with `morris solve --all`", app.timeout.as_secs_f64()),
+        )),
+    }
+}
+
+/// Whether answering about `pos` needs a placement search: its sector table is missing.
+/// Refuses when the search would start from more stones in hand than the server allows.
+fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
+    if pos.is_movement() {
+        return Ok(false);
+    }
+    let Some(sector) = sector_of(pos)? else { return Ok(false) };
+    if table_path(app.tb.dir(), sector).exists() {
+        return Ok(false);
+    }
+    let hand = pos.white_hand + pos.black_hand;
+    if hand > app.max_search_hand {
+        let missing = TableError::Missing { path: table_path(app.tb.dir(), sector), hint: morris::table::solve_hint(sector) };
+        return Err(ApiError(
+            StatusCode::NOT_FOUND,
+            format!("{missing}; without it this server searches only from at most {} stones in hand (--max-search-hand), and this position has {hand}", app.max_search_hand),
+        ));
+    }
+    Ok(true)
+}
+
+fn position_fields(pos: &Position) -> JsonValue {
+    json!({
+        "position": pos.to_string(),
+        "side": if pos.to_move == morris::Color::White { "white" } else { "black" },
+        "white_in_hand": pos.white_hand,
+        "black_in_hand": pos.black_hand,
+    })
+}
+
+async fn probe(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Result<Json<JsonValue>, ApiError> {
+    let pos = parse_position(&q)?;
+    let search = needs_search(&app, &pos)?;
+    compute(&app, search, move |tb| {
+        let start = Instant::now();
+        let (v, moves) = tb.evaluate(&pos, &morris::solver::NoProgress)?;
+        let mut obj = position_fields(&pos);
+        let (result, plies) = value_fields(v);
+        obj["result"] = result;
+        obj["plies"] = plies;
+        obj["method"] = json!(if search { "search" } else { "table" });
+        obj["moves"] = moves.into_iter().map(|(mv, child, v)| step_json(mv, &child, v)).collect();
+        obj["seconds"] = json!(start.elapsed().as_secs_f64());
+        Ok(Json(obj))
+    })
+    .await
+}
+
+fn step_json(mv: Move, pos: &Position, v: Value) -> JsonValue {
+    let (r, p) = value_fields(v);
+    json!({ "move": mv.to_string(), "position": pos.to_string(), "result": r, "plies": p })
+}
+
+async fn mainline(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Result<Json<JsonValue>, ApiError> {
+    let pos = parse_position(&q)?;
+    let search = needs_search(&app, &pos)?;
+    compute(&app, search, move |tb| {
+        let v = tb.probe(&pos)?;
+        let line = tb.mainline(&pos)?;
+        let mut obj = position_fields(&pos);
+        let (result, plies) = value_fields(v);
+        obj["result"] = result;
+        obj["plies"] = plies;
+        obj["mainline"] = line.into_iter().map(|(mv, child, v)| step_json(mv, &child, v)).collect();
+        Ok(Json(obj))
+    })
+    .await
+}
+
+/// The starts (WK-BK) whose every table is present, for the board to open on.
+fn complete_starts(app: &App) -> Vec<(u8, u8)> {
+    let dir = app.tb.dir();
+    (3..=9u8)
+        .flat_map(|w| (3..=9u8).map(move |b| (w, b)))
+        .filter(|&(w, b)| {
+            Sector::start(w, b).is_some_and(|st| Sector::reachable(st).into_iter().all(|x| table_path(dir, x).exists()))
+        })
+        .collect()
+}
+
+async fn info(State(app): State<Arc<App>>) -> Result<Json<JsonValue>, ApiError> {
+    let worker = app.clone();
+    compute(&app, false, move |_| Ok(info_json(&worker))).await.map(Json)
+}
+
+fn info_json(app: &App) -> JsonValue {
+    let tables = std::fs::read_dir(app.tb.dir())
+        .map(|rd| rd.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count())
+        .unwrap_or(0);
+    let starts = complete_starts(&app);
+    // The standard game when it is there, else the largest start that is.
+    let open = starts.iter().copied().max_by_key(|&(w, b)| ((w, b) == (9, 9), w + b, w));
+    json!({
+        "db": app.tb.dir().display().to_string(),
+        "tables": tables,
+        "starts": starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>(),
+        "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(24))),
+    })
+}
