@@ -128,7 +128,10 @@ fn value_fields(v: Value) -> (JsonValue, JsonValue) {
     (json!(v.result_word()), v.plies().map_or(JsonValue::Null, |p| json!(p)))
 }
 
-fn parse_position(q: &HashMap<String, String>) -> Result<Position, ApiError> {
+type Params = Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>;
+
+fn parse_position(q: Params) -> Result<Position, ApiError> {
+    let Query(q) = q.map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))?;
     let text = q.get("position").ok_or_else(|| ApiError(StatusCode::BAD_REQUEST, "missing query parameter `position`".into()))?;
     let pos: Position = text.parse().map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
     // Reject illegal positions (too many stones, a finished game) before any work.
@@ -196,8 +199,8 @@ fn position_fields(pos: &Position) -> JsonValue {
     })
 }
 
-async fn probe(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Result<Json<JsonValue>, ApiError> {
-    let pos = parse_position(&q)?;
+async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
+    let pos = parse_position(q)?;
     let search = needs_search(&app, &pos)?;
     compute(&app, search, move |tb| {
         let start = Instant::now();
@@ -219,8 +222,8 @@ fn step_json(mv: Move, pos: &Position, v: Value) -> JsonValue {
     json!({ "move": mv.to_string(), "position": pos.to_string(), "result": r, "plies": p })
 }
 
-async fn mainline(State(app): State<Arc<App>>, Query(q): Query<HashMap<String, String>>) -> Result<Json<JsonValue>, ApiError> {
-    let pos = parse_position(&q)?;
+async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
+    let pos = parse_position(q)?;
     let search = needs_search(&app, &pos)?;
     compute(&app, search, move |tb| {
         let v = tb.probe(&pos)?;

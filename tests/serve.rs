@@ -1,0 +1,230 @@
+//! `morris serve`, run as a real process on small tables and asked over loopback.
+
+use serde_json::Value as Json;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+fn morris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
+}
+
+/// A database made by `morris solve`, once per test process.
+fn solved(cell: &'static OnceLock<tempfile::TempDir>, args: &[&str]) -> &'static str {
+    cell.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut all = vec!["solve", "--db", dir.path().to_str().unwrap(), "--quiet"];
+        all.extend_from_slice(args);
+        let out = morris(&all);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        dir
+    })
+    .path()
+    .to_str()
+    .unwrap()
+}
+
+/// Every table of the 3-3 start: the whole game is in the tables.
+fn whole_game() -> &'static str {
+    static DB: OnceLock<tempfile::TempDir> = OnceLock::new();
+    solved(&DB, &["--start", "3-3"])
+}
+
+/// Movement tables only: placement positions are searched.
+fn movement_only() -> &'static str {
+    static DB: OnceLock<tempfile::TempDir> = OnceLock::new();
+    solved(&DB, &["--max-stones", "6"])
+}
+
+/// A running server, killed when dropped (also when a test panics).
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(db: &str, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args(["serve", "--db", db, "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("no address in {line:?}")).to_string();
+        Server { child, addr }
+    }
+
+    /// GET `path`: the status, the headers (lowercase names) and the body.
+    fn get(&self, path: &str) -> (u16, String, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
+        write!(s, "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.addr).unwrap();
+        let mut raw = String::new();
+        s.read_to_string(&mut raw).unwrap();
+        let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+        let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+        (status, head.to_lowercase(), body.to_string())
+    }
+
+    fn json(&self, path: &str) -> (u16, Json) {
+        let (status, _, body) = self.get(path);
+        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}")))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b == b'.' { (b as char).to_string() } else { format!("%{b:02X}") })
+        .collect()
+}
+
+fn probe_path(pos: &str) -> String {
+    format!("/api/probe?position={}", encode(pos))
+}
+
+/// The fields that the API and `morris probe --json` share.
+fn essentials(j: &Json) -> Json {
+    let moves: Vec<Json> = j["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| serde_json::json!([m["move"], m["position"], m["result"], m["plies"]]))
+        .collect();
+    serde_json::json!({ "position": j["position"], "result": j["result"], "plies": j["plies"], "moves": moves })
+}
+
+#[test]
+fn probe_answers_as_the_command_line_does() {
+    let db = whole_game();
+    let server = Server::start(db, &[]);
+    let mut pos = "........................ w 3 3".to_string();
+    // Down a line of play, always the second-best move (or the only one).
+    for _ in 0..8 {
+        let (status, api) = server.json(&probe_path(&pos));
+        assert_eq!(status, 200, "{api}");
+        assert_eq!(api["method"], "table");
+        let cli = morris(&["probe", "--db", db, "--json", &pos]);
+        let cli: Json = serde_json::from_slice(&cli.stdout).unwrap();
+        assert_eq!(essentials(&api), essentials(&cli), "{pos}");
+        let moves = api["moves"].as_array().unwrap();
+        if moves.is_empty() {
+            break;
+        }
+        pos = moves[1.min(moves.len() - 1)]["position"].as_str().unwrap().to_string();
+    }
+}
+
+#[test]
+fn mainline_has_one_step_per_ply_and_ends_the_game() {
+    let server = Server::start(whole_game(), &[]);
+    let start = ".WW....B.B....B........W b";
+    let (status, j) = server.json(&format!("/api/mainline?position={}", encode(start)));
+    assert_eq!(status, 200, "{j}");
+    let plies = j["plies"].as_u64().unwrap();
+    let line = j["mainline"].as_array().unwrap();
+    assert_eq!(line.len() as u64, plies);
+    // Each step is a legal move of the position before it, with that move's position,
+    // and the values count down to the end.
+    let mut at = start.to_string();
+    for (k, step) in line.iter().enumerate() {
+        let (_, here) = server.json(&probe_path(&at));
+        let mv = here["moves"].as_array().unwrap().iter().find(|m| m["move"] == step["move"]).unwrap_or_else(|| panic!("{step} is not legal in {at}"));
+        assert_eq!(mv["position"], step["position"]);
+        assert_eq!(step["plies"].as_u64().unwrap(), plies - k as u64 - 1, "{step}");
+        at = step["position"].as_str().unwrap().to_string();
+    }
+    let (_, end) = server.json(&probe_path(&at));
+    assert_eq!(end["moves"].as_array().unwrap().len(), 0, "the line ends the game: {end}");
+    assert_eq!(end["result"], "loss");
+}
+
+#[test]
+fn bad_input_is_a_400_with_a_json_error_and_the_server_goes_on() {
+    let server = Server::start(whole_game(), &[]);
+    let bad = [
+        "/api/probe".to_string(),
+        "/api/probe?pos=x".to_string(),
+        probe_path("xx"),
+        probe_path("WWWWWWWWWWWWWWWWWWWWWWWW w"),
+        probe_path("........................ w 3"),
+        probe_path("........................ q 3 3"),
+        probe_path("........................ w 99 3"),
+        "/api/probe?position=%FF%FE".to_string(),
+        format!("/api/mainline?position={}", encode("WWWWWWWWWW.............. w")),
+    ];
+    for path in &bad {
+        let (status, j) = server.json(path);
+        assert_eq!(status, 400, "{path}: {j}");
+        assert!(j["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {j}");
+    }
+    let (status, j) = server.json("/no/such/page");
+    assert_eq!(status, 404, "{j}");
+    assert_eq!(server.json("/health"), (200, serde_json::json!({ "status": "ok" })));
+}
+
+#[test]
+fn missing_tables_are_a_404_naming_them() {
+    let server = Server::start(movement_only(), &["--max-search-hand", "2"]);
+    let (status, j) = server.json(&probe_path("........................ w 3 3"));
+    assert_eq!(status, 404, "{j}");
+    assert!(j["error"].as_str().unwrap().contains("0-0-3-3.mtb"), "{j}");
+    let (status, j) = server.json(&probe_path("WWWW.BBBBB.............. w"));
+    assert_eq!(status, 404, "{j}");
+    assert!(j["error"].as_str().unwrap().contains("4-5"), "{j}");
+}
+
+#[test]
+fn a_search_answers_when_tables_are_missing_and_agrees_with_them() {
+    let server = Server::start(movement_only(), &[]);
+    let tables = Server::start(whole_game(), &[]);
+    for pos in ["........................ w 3 3", "W.......B............... w 2 2", "WW.......B.............. b 1 2"] {
+        let (status, searched) = server.json(&probe_path(pos));
+        assert_eq!(status, 200, "{searched}");
+        assert_eq!(searched["method"], "search");
+        let (_, read) = tables.json(&probe_path(pos));
+        assert_eq!(essentials(&searched), essentials(&read), "{pos}");
+    }
+}
+
+#[test]
+fn a_slow_search_gets_a_503_and_does_not_block_other_requests() {
+    let server = Server::start(movement_only(), &["--timeout", "0.001"]);
+    let (status, j) = server.json(&probe_path("........................ w 3 3"));
+    assert_eq!(status, 503, "{j}");
+    assert!(j["error"].as_str().unwrap().contains("no answer within"), "{j}");
+    let t = Instant::now();
+    assert_eq!(server.json("/health").0, 200);
+    assert!(t.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn pages_cors_and_info() {
+    let server = Server::start(whole_game(), &[]);
+    let (status, head, body) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/html"), "{head}");
+    assert!(body.contains("app.js"), "the page loads its script");
+    for (path, kind) in [("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+        let (status, head, _) = server.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(head.contains(kind), "{head}");
+    }
+    let (_, head, _) = server.get(&probe_path("........................ w 3 3"));
+    assert!(head.contains("access-control-allow-origin: *"), "{head}");
+    let (status, info) = server.json("/api/info");
+    assert_eq!(status, 200);
+    assert_eq!(info["starts"], serde_json::json!(["3-3"]));
+    assert_eq!(info["start_position"], "........................ w 3 3");
+}
