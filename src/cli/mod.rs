@@ -40,7 +40,8 @@ With --start WK-BK, also solve every placement sector (stones on the board and i
 S-O-SH-OH.mtb) of the game where White places WK and Black BK stones, by backward induction, with \
 the movement subspaces that game needs. --all is the whole standard game: all 49 movement subspaces \
 and the 449 placement sectors of the 9-9 start. Complete and valid tables already in the directory \
-are kept, so an interrupted run resumes. The default scope (s+o <= 8) takes seconds.")]
+are kept, so an interrupted run resumes. With no scope option, the default is the movement subspaces \
+with s+o <= 8 and the small starts 3-3, 3-4, 4-3 and 4-4: seconds, and a board `morris serve` can play on.")]
     Solve(solve::Args),
     /// Print the figures stored in the tables: positions, W/D/L, deepest values, size.
     Stats(stats::Args),

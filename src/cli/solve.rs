@@ -12,8 +12,9 @@ pub struct Args {
     /// Directory for the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
     db: PathBuf,
-    /// Solve every movement subspace with s + o <= N (6..=18; 18 is all 49). Default 8,
-    /// or none beyond what --start needs when --start is given.
+    /// Solve every movement subspace with s + o <= N (6..=18; 18 is all 49). With no
+    /// option at all, the default is 8 plus the small starts 3-3, 3-4, 4-3 and 4-4
+    /// (seconds, and enough for `morris serve` to open a playable board).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(6..=18))]
     max_stones: Option<u8>,
     /// The whole standard game: all 49 movement subspaces and the 449 placement sectors
@@ -61,11 +62,16 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let starts = if args.all { vec![(9, 9)] } else { args.start };
+    let default_scope = !args.all && args.max_stones.is_none() && args.start.is_empty() && args.only.is_none();
+    let starts = match (args.all, default_scope) {
+        (true, _) => vec![(9, 9)],
+        (false, true) => vec![(3, 3), (3, 4), (4, 3), (4, 4)],
+        (false, false) => args.start,
+    };
     let max_stones = match (args.all, args.max_stones) {
         (true, _) => 18,
         (false, Some(n)) => n,
-        (false, None) if !starts.is_empty() => 0,
+        (false, None) if !starts.is_empty() && !default_scope => 0,
         (false, None) => 8,
     };
     let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts };
