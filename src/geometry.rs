@@ -9,10 +9,12 @@
 /// A set of points, one bit per point (bit `p`), 24 bits used.
 pub type Bits = u32;
 
+/// Points on the board.
 pub const POINTS: usize = 24;
+/// Every point: the bits a valid bitboard may use.
 pub const FULL: Bits = (1 << POINTS) - 1;
 
-/// Algebraic names by internal point number.
+/// Algebraic names by internal point number: `NAMES[p]` is the name of bit `p`.
 pub const NAMES: [&str; POINTS] = [
     "a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4", // outer
     "b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4", // middle
@@ -45,7 +47,16 @@ const fn str_eq(a: &str, b: &str) -> bool {
     a.len() == b.len() && a[0] == b[0] && a[1] == b[1]
 }
 
-/// Looks up a point by its algebraic name (`"d7"`), case-insensitively.
+/// Looks up a point by its algebraic name (`"d7"`), case-insensitively: the internal
+/// point number, the bit of the point in a [`Bits`].
+///
+/// ```rust
+/// use morris::geometry::{point_by_name, NAMES};
+///
+/// let p = point_by_name("D7").unwrap();
+/// assert_eq!(NAMES[p], "d7");
+/// assert_eq!(point_by_name("d4"), None, "the centre is not a point");
+/// ```
 pub fn point_by_name(name: &str) -> Option<usize> {
     let lower = name.trim().to_ascii_lowercase();
     NAMES.iter().position(|n| *n == lower)

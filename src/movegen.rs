@@ -6,13 +6,46 @@
 use crate::geometry::{closes_mill, removable, BitIter, Bits, ADJ, FULL, NAMES};
 use std::fmt;
 
+/// The point number that stands for "no point" in [`Move`]: no `from` in a placement,
+/// no `capture` in a move that takes nothing.
 pub const NONE: u8 = u8::MAX;
 
 /// A move: `from` is `NONE` for a placement; `capture` is `NONE` without a capture.
+///
+/// Points are internal point numbers (see [`geometry`](crate::geometry)), and the text
+/// form is the notation of RULES.md: `d1` places a stone, `a1-a4` slides (or, with three
+/// stones, flies) one, and `x` followed by a point adds the capture that closing a mill
+/// makes: `d1xg7`, `a1-a4xd7`. Parsing checks the notation only; whether a move is
+/// legal depends on the position (see [`Position::legal_moves`](crate::Position::legal_moves)
+/// and [`Position::play`](crate::Position::play)).
+///
+/// # Examples
+///
+/// ```rust
+/// use morris::geometry::point_by_name;
+/// use morris::movegen::{Move, NONE};
+///
+/// let m: Move = "a1-a4xd7".parse()?;
+/// let point = |name| point_by_name(name).unwrap() as u8;
+/// assert_eq!(m, Move { from: point("a1"), to: point("a4"), capture: point("d7") });
+///
+/// let place: Move = "d1".parse()?;
+/// assert_eq!((place.from, place.capture), (NONE, NONE));
+///
+/// for text in ["d1", "d1xg7", "a1-a4", "a1-a4xd7"] {
+///     assert_eq!(text.parse::<Move>()?.to_string(), text);
+/// }
+/// assert_eq!(" A1-A4 ".parse::<Move>()?.to_string(), "a1-a4");
+/// assert!("a1-z9".parse::<Move>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The point the stone leaves, or [`NONE`] for a placement.
     pub from: u8,
+    /// The point the stone is placed on or moved to.
     pub to: u8,
+    /// The opponent's stone removed, or [`NONE`].
     pub capture: u8,
 }
 
@@ -32,7 +65,9 @@ impl fmt::Display for Move {
 impl std::str::FromStr for Move {
     type Err = String;
     /// The notation of RULES.md: `d1` (placement), `a1-a4` (slide or flight), with
-    /// `xd7` appended for a capture: `a1-a4xd7`, `d1xg7`.
+    /// `xd7` appended for a capture: `a1-a4xd7`, `d1xg7`. Point names are
+    /// case-insensitive, the `x` and `-` are not; surrounding whitespace is ignored. The
+    /// error is a message for the user.
     fn from_str(text: &str) -> Result<Move, String> {
         let err = || format!("invalid move '{text}': expected d1, a1-a4, a1-a4xd7 or d1xg7");
         let point = |s: &str| crate::geometry::point_by_name(s).map(|p| p as u8).ok_or_else(err);
@@ -48,7 +83,8 @@ impl std::str::FromStr for Move {
     }
 }
 
-/// Where the stone on `from` may go: adjacent empty points, or any empty point when flying.
+/// Where the stone on `from` may go: adjacent empty points, or any empty point when
+/// flying (the side to move, `mover`, is down to three stones).
 #[inline(always)]
 pub fn targets(mover: Bits, from: usize, empty: Bits) -> Bits {
     if mover.count_ones() == 3 {
@@ -60,6 +96,10 @@ pub fn targets(mover: Bits, from: usize, empty: Bits) -> Bits {
 
 /// Calls `f(move, child_mover, child_opp)` for every legal movement-phase move.
 /// A child after a capture has one stone fewer for its side to move.
+///
+/// The child is given from its own side to move's point of view: `child_mover` is the
+/// old `opp` (less the captured stone) and `child_opp` the old `mover` after the move.
+/// No call at all means the side to move is blocked (see [`is_blocked`]).
 #[inline]
 pub fn for_each_move(mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     let empty = !(mover | opp) & FULL;

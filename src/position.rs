@@ -5,19 +5,25 @@ use crate::subspace::Subspace;
 use std::fmt;
 use std::str::FromStr;
 
+/// A side. Only the side to move matters to values (they are always from its point of
+/// view), so colour is a matter of display and of the notation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
+    /// `W` on the board, `w` as side to move; places first from the empty board.
     White,
+    /// `B` on the board, `b` as side to move.
     Black,
 }
 
 impl Color {
+    /// The opponent of this side.
     pub fn other(self) -> Color {
         match self {
             Color::White => Color::Black,
             Color::Black => Color::White,
         }
     }
+    /// `"White"` or `"Black"`, for messages.
     pub fn name(self) -> &'static str {
         match self {
             Color::White => "White",
@@ -26,41 +32,95 @@ impl Color {
     }
 }
 
+/// Why a position was refused: by the parser ([`Position::from_str`]), by
+/// [`Position::from_lists`], or by the checks of [`Position::new`] and
+/// [`Position::validate`]. The messages are meant for the user as they are.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// The board field is not 24 characters long; holds the length found.
     #[error("board must have 24 characters (W, B or .), found {0}")]
     BoardLength(usize),
+    /// The board field has a character other than `W`, `B` and `.`.
     #[error("invalid board character '{0}' (use W, B or .)")]
     BoardChar(char),
+    /// The side-to-move field is not `w` or `b`.
     #[error("side to move must be 'w' or 'b', found '{0}'")]
     Side(String),
+    /// A stones-in-hand field is not a number from 0 to 9.
     #[error("invalid stones-in-hand count '{0}' (0..=9)")]
     Hand(String),
+    /// The text has neither 2 nor 4 whitespace-separated fields; holds the count found.
     #[error("expected `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`, found {0} fields")]
     Fields(usize),
+    /// A point list names something that is not a point.
     #[error("unknown point '{0}' (points are a1..g7, e.g. d7)")]
     Point(String),
+    /// A point list names a point twice, or both lists name it.
     #[error("point {0} is listed twice")]
     Duplicate(String),
+    /// A side (`"White"` or `"Black"`) has more than 9 stones on the board and in hand
+    /// together; holds that total.
     #[error("{0} has {1} stones on the board and in hand; at most 9")]
     TooMany(&'static str, u32),
+    /// The bitboards share a point or use bits above the 24 points.
     #[error("a point holds both a white and a black stone, or a bitboard has bits beyond the 24 points")]
     Overlap,
 }
 
 /// A full position: stones on the board, stones in hand, and the side to move.
+///
+/// The text form (`FromStr` and `Display`) is the notation of RULES.md:
+/// `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`. `BOARD` is 24 characters `W`, `B` or `.`
+/// in reading order, row by row from the top and left to right within a row
+/// (`a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1`); `SIDE` is
+/// `w` or `b`; the two hands are omitted when both are empty (the movement phase).
+///
+/// Nothing here knows the values: probe a position with
+/// [`Tablebase`](crate::probe::Tablebase), which reports them for the side to move.
+///
+/// # Examples
+///
+/// ```rust
+/// use morris::{Color, Position};
+///
+/// // The empty board of the standard game, and a movement position of RULES.md.
+/// let start: Position = "........................ w 9 9".parse()?;
+/// assert_eq!((start.white_hand, start.to_move), (9, Color::White));
+/// assert_eq!(start.legal_moves().len(), 24);
+///
+/// let pos: Position = ".WW....B.B....B........W b".parse()?;
+/// assert_eq!(pos, Position::from_lists("d7,g7,g1", "a4,d5,g4", Color::Black, 0, 0)?);
+/// assert!(pos.is_movement());
+/// // Black has three stones, so they fly: any stone to any of the 18 empty points.
+/// assert_eq!(pos.legal_moves().len(), 3 * 18);
+///
+/// let next = pos.play(&"a4-a7".parse()?)?;
+/// assert_eq!(next.to_string(), "BWW....B......B........W w");
+/// assert!(pos.play(&"a4-b4xd7".parse()?).is_err(), "no mill, so no capture");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// White's stones on the board: bit `p` is point `p` of
+    /// [`geometry::NAMES`](crate::geometry::NAMES).
     pub white: Bits,
+    /// Black's stones on the board, like `white`.
     pub black: Bits,
+    /// Stones White has still to place (0 once White has entered the movement phase).
     pub white_hand: u8,
+    /// Stones Black has still to place.
     pub black_hand: u8,
+    /// The side to move, from whose point of view every value of the position is given.
     pub to_move: Color,
 }
 
 impl Position {
     /// A position from bitboards, checked: disjoint stones on the 24 points, at most 9
-    /// stones a side on the board and in hand.
+    /// stones a side on the board and in hand. Whether the position can arise in a game
+    /// is not checked (tables hold every position of a sector, reachable or not).
+    ///
+    /// Mind the argument order: hands before the side to move here, after it in
+    /// [`Position::from_lists`].
     pub fn new(white: Bits, black: Bits, white_hand: u8, black_hand: u8, to_move: Color) -> Result<Position, PositionError> {
         Position { white, black, white_hand, black_hand, to_move }.checked()
     }
@@ -78,19 +138,23 @@ impl Position {
         Position { white, black, white_hand: 0, black_hand: 0, to_move }
     }
 
+    /// The side to move's stones on the board.
     pub fn mover(&self) -> Bits {
         if self.to_move == Color::White { self.white } else { self.black }
     }
 
+    /// The stones on the board of the side not to move.
     pub fn opponent(&self) -> Bits {
         if self.to_move == Color::White { self.black } else { self.white }
     }
 
+    /// Whether both hands are empty: every move from here on slides (or flies) a stone.
     pub fn is_movement(&self) -> bool {
         self.white_hand == 0 && self.black_hand == 0
     }
 
     /// The movement subspace, if both hands are empty and both sides have 3..=9 stones.
+    /// For any position, [`probe::sector_of`](crate::probe::sector_of) gives the sector.
     pub fn subspace(&self) -> Option<Subspace> {
         if !self.is_movement() {
             return None;
@@ -98,7 +162,9 @@ impl Position {
         Subspace::new(self.mover().count_ones() as u8, self.opponent().count_ones() as u8)
     }
 
-    /// Builds a position from point lists such as `d7,g7,g1`.
+    /// Builds a position from point lists such as `d7,g7,g1` (commas or spaces,
+    /// case-insensitive), checked as [`Position::new`] checks. Fails on an unknown point
+    /// or one listed twice.
     pub fn from_lists(white: &str, black: &str, to_move: Color, white_hand: u8, black_hand: u8) -> Result<Position, PositionError> {
         let parse = |list: &str| -> Result<Bits, PositionError> {
             let mut bits = 0;
@@ -135,17 +201,35 @@ impl Position {
     }
 
     /// Every legal move (placements while the side to move has stones in hand), in the
-    /// notation of RULES.md through `Display`. None once the game is over.
+    /// notation of RULES.md through `Display`. None once the game is over: a side with
+    /// fewer than 3 stones on the board and in hand has lost, and a side that must slide
+    /// but cannot is blocked and loses. An invalid position (see [`Position::validate`])
+    /// has none either.
+    ///
+    /// ```rust
+    /// use morris::Position;
+    ///
+    /// // White places its third stone on g7 closing a7-d7-g7, and removes one of Black's.
+    /// let pos: Position = "WW............B........B w 1 2".parse()?;
+    /// let names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    /// assert!(names.contains(&"g7xg4".to_string()) && names.contains(&"g7xg1".to_string()));
+    /// assert!(!names.contains(&"g7".to_string()), "closing a mill must capture");
+    /// assert_eq!(names.len(), 19 + 2, "19 other empty points, 2 captures on g7");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn legal_moves(&self) -> Vec<crate::movegen::Move> {
         self.children().into_iter().map(|(mv, _)| mv).collect()
     }
 
-    /// The position after `mv`, if `mv` is legal here.
+    /// The position after `mv`, if `mv` is legal here; the error names the move and
+    /// the position. A capture must be part of `mv` (`d1xg7`): the plain `d1` that
+    /// closes a mill is not a legal move, unless the opponent has no stone on the board
+    /// to take (see [`geometry::removable`](crate::geometry::removable)).
     pub fn play(&self, mv: &crate::movegen::Move) -> Result<Position, String> {
         self.children().into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| format!("{mv} is not a legal move in {self}"))
     }
 
-    /// Legal moves with the positions they lead to.
+    /// Legal moves with the positions they lead to, in [`Position::legal_moves`] order.
     pub fn children(&self) -> Vec<(crate::movegen::Move, Position)> {
         use crate::placement::{for_each_ply_move, Ply};
         let (mh, oh) = if self.to_move == Color::White { (self.white_hand, self.black_hand) } else { (self.black_hand, self.white_hand) };
@@ -163,7 +247,7 @@ impl Position {
         out
     }
 
-    /// The 24-character board in reading order.
+    /// The 24-character board in reading order (the first field of the notation).
     pub fn board_string(&self) -> String {
         READING_ORDER
             .iter()
@@ -225,7 +309,8 @@ impl fmt::Display for Position {
     }
 }
 
-/// Point names of a bitboard, comma-separated, in internal order.
+/// Point names of a bitboard, comma-separated, in internal order (not sorted by name):
+/// the format [`Position::from_lists`] reads.
 pub fn point_list(bits: Bits) -> String {
     crate::geometry::BitIter(bits).map(|p| NAMES[p]).collect::<Vec<_>>().join(",")
 }

@@ -24,13 +24,44 @@ use std::str::FromStr;
 /// The most stones a side has in the standard game.
 pub const STONES: u8 = 9;
 
+/// The positions with `s` stones on the board and `sh` in hand for the side to move,
+/// `o` and `oh` for the opponent: one table file, named by the sector (`S-O` or
+/// `S-O-SH-OH`, see the module documentation).
+///
+/// Build one with [`Sector::new`] or by parsing, which refuse sectors where the game is
+/// already over. A sector built field by field is not checked, and one with a count
+/// above 9 makes [`Tablebase::table`](crate::probe::Tablebase::table) panic.
+///
+/// # Examples
+///
+/// ```rust
+/// use morris::Sector;
+///
+/// // White to place the first of 9 stones on the empty board; Black has 9 to place.
+/// let start = Sector::start(9, 9).unwrap();
+/// assert_eq!(start.to_string(), "0-0-9-9");
+/// assert!(start.places());
+/// // A placement leads to Black to move, with one stone on the board against it.
+/// assert_eq!(start.after_move().to_string(), "0-1-9-8");
+///
+/// let late: Sector = "8-7-1-0".parse()?;
+/// assert_eq!(late.after_move().to_string(), "7-9", "the last placement starts the movement phase");
+/// assert_eq!(late.after_capture().map(|c| c.to_string()), Some("6-9".to_string()));
+/// assert!(late.after_move().is_movement());
+///
+/// assert_eq!(Sector::reachable(start).len(), 498, "the sectors of the standard game");
+/// assert!("2-3".parse::<Sector>().is_err(), "a side with two stones has lost");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Sector {
-    /// Stones on the board: side to move, opponent.
+    /// Stones on the board of the side to move.
     pub s: u8,
+    /// Stones on the board of the opponent.
     pub o: u8,
-    /// Stones in hand: side to move, opponent.
+    /// Stones in hand of the side to move.
     pub sh: u8,
+    /// Stones in hand of the opponent.
     pub oh: u8,
 }
 
@@ -49,6 +80,7 @@ impl Sector {
         (side_ok(s, sh) && side_ok(o, oh) && (!sec.is_movement() || (s >= 3 && o >= 3))).then_some(sec)
     }
 
+    /// Whether both hands are empty: a movement subspace, solved by retrograde analysis.
     pub fn is_movement(&self) -> bool {
         self.sh == 0 && self.oh == 0
     }
@@ -72,7 +104,8 @@ impl Sector {
         self.sh > 0
     }
 
-    /// Where a move without capture leads, seen from the next side to move.
+    /// Where a move without capture leads, seen from the next side to move. The result
+    /// is not checked: a blocked side's sector still has an `after_move`.
     pub fn after_move(&self) -> Sector {
         if self.places() {
             Sector { s: self.o, o: self.s + 1, sh: self.oh, oh: self.sh - 1 }
@@ -108,7 +141,8 @@ impl Sector {
         out
     }
 
-    /// The empty board of a game where White places `wk` and Black `bk` stones.
+    /// The empty board of a game where White places `wk` and Black `bk` stones, White to
+    /// move; `start(9, 9)` is the standard game. `None` unless both are in 3..=9.
     pub fn start(wk: u8, bk: u8) -> Option<Sector> {
         Sector::new(0, 0, wk, bk)
     }

@@ -3,17 +3,37 @@
 use std::fmt;
 use std::str::FromStr;
 
+/// The fewest stones a side has in the movement phase: with two it has lost.
 pub const MIN_STONES: u8 = 3;
+/// The most stones a side has in the standard game.
 pub const MAX_STONES: u8 = 9;
 
 /// Movement-phase positions with `s` stones for the side to move and `o` for the opponent.
+///
+/// The text form is `S-O`, as in table file names (`4-3.mtb`). Every subspace is a
+/// [`Sector`](crate::Sector) with empty hands (`Sector::from`).
+///
+/// ```rust
+/// use morris::{Sector, Subspace};
+///
+/// let sub: Subspace = "4-3".parse()?;
+/// assert_eq!(sub.mirror().to_string(), "3-4");
+/// assert_eq!(sub.after_capture(), None, "a capture would leave the opponent two stones");
+/// assert_eq!(sub.unit().to_string(), "3-4 + 4-3", "solved together");
+/// assert_eq!(Sector::from(sub).to_string(), "4-3");
+/// assert!("2-3".parse::<Subspace>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Subspace {
+    /// Stones of the side to move, 3..=9.
     pub s: u8,
+    /// Stones of the opponent, 3..=9.
     pub o: u8,
 }
 
 impl Subspace {
+    /// The subspace `s-o`; `None` unless both counts are in 3..=9.
     pub fn new(s: u8, o: u8) -> Option<Subspace> {
         let ok = |x: u8| (MIN_STONES..=MAX_STONES).contains(&x);
         (ok(s) && ok(o)).then_some(Subspace { s, o })
@@ -24,6 +44,7 @@ impl Subspace {
         (MIN_STONES..=MAX_STONES).flat_map(|s| (MIN_STONES..=MAX_STONES).map(move |o| Subspace { s, o }))
     }
 
+    /// Stones on the board, `s + o`: what `--max-stones` limits.
     pub fn total(&self) -> u8 {
         self.s + self.o
     }
@@ -69,6 +90,7 @@ pub struct Unit {
 }
 
 impl Unit {
+    /// The subspaces of the unit: one for `s-s`, else `s-o` (smaller `s`) then `o-s`.
     pub fn members(&self) -> Vec<Subspace> {
         if self.a.s == self.a.o {
             vec![self.a]
@@ -77,6 +99,7 @@ impl Unit {
         }
     }
 
+    /// Stones on the board, the same in every member.
     pub fn total(&self) -> u8 {
         self.a.total()
     }

@@ -8,6 +8,7 @@
 use crate::geometry::{Bits, POINTS};
 use std::sync::OnceLock;
 
+/// Number of board symmetries; symmetry `0` is the identity.
 pub const COUNT: usize = 16;
 
 /// Where symmetry `g` sends point `p`.
@@ -63,7 +64,7 @@ fn tables() -> &'static Tables {
     })
 }
 
-/// Applies symmetry `g` to a bitboard.
+/// Applies symmetry `g` to a bitboard. Panics unless `g < COUNT`.
 #[inline(always)]
 pub fn apply(g: usize, x: Bits) -> Bits {
     let t = &tables().bytes[g];
@@ -75,6 +76,7 @@ pub fn compose(a: usize, b: usize) -> usize {
     tables().compose[a][b] as usize
 }
 
+/// The symmetry that undoes `g`: `compose(inverse(g), g) == 0`.
 pub fn inverse(g: usize) -> usize {
     tables().inverse[g] as usize
 }

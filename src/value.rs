@@ -7,18 +7,51 @@
 
 use std::fmt;
 
+/// The game-theoretic value of a position for its side to move, with the depth in
+/// plies (half-moves) to the end of the game under best play: the winner wins as fast
+/// as it can, the loser resists as long as it can.
+///
+/// A win has an odd depth and a loss an even one: `Loss(0)` is a position whose side to
+/// move has already lost (down to two stones, or blocked), `Win(1)` one it wins with its
+/// next move. Values of consecutive positions alternate perspective: see
+/// [`Value::parent`].
+///
+/// # Examples
+///
+/// ```rust
+/// use morris::Value;
+///
+/// let v = Value::Loss(26);
+/// assert_eq!(v.to_string(), "loss in 26");
+/// assert_eq!(v.parent(), Value::Win(27), "the move into it wins, one ply further out");
+/// assert_eq!(Value::decode(v.encode().unwrap()), v);
+/// assert_eq!(Value::Win(2).encode(), None, "a win has an odd depth");
+///
+/// // Best first: a faster win, then a draw, then a slower loss.
+/// let mut vs = [Value::Loss(4), Value::Win(9), Value::Draw, Value::Loss(20), Value::Win(3)];
+/// vs.sort_by_key(|v| -v.goodness());
+/// assert_eq!(vs, [Value::Win(3), Value::Win(9), Value::Draw, Value::Loss(20), Value::Loss(4)]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Value {
+    /// The side to move wins, in this many plies (odd, 1..=[`MAX_WIN`]).
     Win(u16),
+    /// The side to move loses, in this many plies (even, 0..=[`MAX_LOSS`]).
     Loss(u16),
+    /// Neither side can force a win.
     Draw,
 }
 
+/// The byte of [`Value::Draw`].
 pub const DRAW: u8 = 0;
+/// The deepest win the byte encoding holds.
 pub const MAX_WIN: u16 = 253;
+/// The deepest loss the byte encoding holds.
 pub const MAX_LOSS: u16 = 254;
 
 impl Value {
+    /// The value of a stored byte. Every byte is a valid value (see the module
+    /// documentation for the encoding).
     #[inline(always)]
     pub fn decode(b: u8) -> Value {
         match b {
@@ -38,7 +71,9 @@ impl Value {
         }
     }
 
-    /// The value one ply earlier, for the side that moved into this position.
+    /// The value one ply earlier, for the side that moved into this position: a move
+    /// into a position lost in `d` wins in `d + 1`, and so on. This is the value of that
+    /// move for the side that plays it.
     pub fn parent(self) -> Value {
         match self {
             Value::Win(d) => Value::Loss(d + 1),
@@ -47,6 +82,7 @@ impl Value {
         }
     }
 
+    /// The depth in plies to the end of the game; `None` for a draw, which has no end.
     pub fn plies(self) -> Option<u16> {
         match self {
             Value::Win(d) | Value::Loss(d) => Some(d),
@@ -54,6 +90,7 @@ impl Value {
         }
     }
 
+    /// `"win"`, `"loss"` or `"draw"`, without the depth (`Display` gives it).
     pub fn result_word(self) -> &'static str {
         match self {
             Value::Win(_) => "win",
@@ -64,6 +101,9 @@ impl Value {
 
     /// Ordering key from the mover's point of view: larger is better.
     /// Faster wins beat slower wins; slower losses beat faster losses.
+    ///
+    /// A win in `d` is `100_000 - d`, a loss in `d` is `-100_000 + d`, a draw `0`: the
+    /// placement search works on these scores.
     pub fn goodness(self) -> i32 {
         match self {
             Value::Win(d) => 100_000 - d as i32,
