@@ -18,23 +18,42 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+/// Why a probe failed. The messages are meant for the user as they are, and name the
+/// `morris solve` command that makes a missing table.
 #[derive(Debug, thiserror::Error)]
 pub enum ProbeError {
+    /// A table could not be read: missing, damaged, results only where depths are
+    /// needed, or of another format (see [`TableError`]).
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The position is invalid (see [`Position::validate`]) or the game ended before it
+    /// (the side not to move has fewer than 3 stones), or a placement search had to be
+    /// discarded; the text says which.
     #[error("invalid position: {0}")]
     Position(String),
+    /// [`Tablebase::open`] was given a path that is not a directory.
     #[error("no table directory at {0}; run `morris solve` first")]
     NoDirectory(PathBuf),
+    /// A placement search needs movement tables that the directory lacks.
     #[error("missing movement tables {} in {}; generate them with `morris solve --db {} --max-stones {max}`", names.join(", "), dir.display(), dir.display())]
-    MissingTables { names: Vec<String>, dir: PathBuf, max: u8 },
+    MissingTables {
+        /// The missing subspaces, `S-O`.
+        names: Vec<String>,
+        /// The table directory.
+        dir: PathBuf,
+        /// The `--max-stones` that solves every table the search needs.
+        max: u8,
+    },
 }
 
-/// A result without depth.
+/// A result without depth, for the side to move; what a results-only table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wdl {
+    /// The side to move can force a win.
     Win,
+    /// Neither side can force a win.
     Draw,
+    /// The opponent can force a win.
     Loss,
 }
 
@@ -51,10 +70,47 @@ impl From<Value> for Wdl {
 /// Default number of decoded blocks kept (at most about 10 KB each).
 pub const CACHE_BLOCKS: usize = 1024;
 
-/// Size of the transposition table that placement probes share.
+/// Size of the transposition table that placement probes share. It is mapped lazily,
+/// so only the entries searches touch take memory.
 pub const PLACEMENT_TT_BYTES: usize = 1 << 30;
 
 /// A directory of tables, opened lazily. `Send + Sync`: share it between threads.
+///
+/// Every value it returns is for the side to move of the position asked about, with the
+/// depth to the end of the game in plies (see [`Value`]). The tables come from
+/// `morris solve` or [`generate::run`](crate::generate::run); a movement position needs
+/// its subspace's table, a placement position its sector's table or, failing that, the
+/// movement tables for a search (see [`Tablebase::probe`]).
+///
+/// # Examples
+///
+/// ```rust
+/// use morris::probe::{Tablebase, Wdl};
+/// use morris::{Position, Value};
+///
+/// // `dir` holds the tables of the game with 3 stones a side (solved here on the fly;
+/// // `morris solve --start 3-3` writes the same files).
+/// # let dir = tempfile::tempdir()?;
+/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+/// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+/// let tb = Tablebase::open(dir.path())?;
+///
+/// let start: Position = "........................ w 3 3".parse()?;
+/// assert_eq!(tb.probe(&start)?, Value::Win(23), "the first player wins the 3-stone game");
+/// assert_eq!(tb.probe_wdl(&start)?, Wdl::Win);
+///
+/// let (mv, value) = tb.best_move(&start)?.expect("the game is not over");
+/// assert_eq!(value, Value::Win(23));
+/// assert_eq!(tb.probe(&start.play(&mv)?)?, Value::Loss(22), "now for Black, to move");
+///
+/// // One table serves every thread.
+/// let pos: Position = ".WW....B.B....B........W b".parse()?;
+/// std::thread::scope(|s| {
+///     let handle = s.spawn(|| tb.probe(&pos).unwrap());
+///     assert_eq!(handle.join().unwrap(), Value::Loss(26));
+/// });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Tablebase {
     dir: PathBuf,
     /// By `sector_slot`: every sector of the standard rules has a cell.
@@ -143,7 +199,8 @@ fn sector_slot(x: Sector) -> usize {
 }
 
 /// The sector of `pos`, from the side to move's point of view; `Ok(None)` when the side
-/// to move has fewer than 3 stones left (it has lost).
+/// to move has fewer than 3 stones left (it has lost). Fails on an invalid position and
+/// on one where the opponent has fewer than 3 stones (no move could lead there).
 pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
     pos.validate().map_err(|e| ProbeError::Position(e.to_string()))?;
     let (m, o) = (pos.mover().count_ones() as u8, pos.opponent().count_ones() as u8);
@@ -157,6 +214,28 @@ pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
 }
 
 impl Tablebase {
+    /// Opens the table directory `dir` with the default block cache ([`CACHE_BLOCKS`]).
+    /// Fails only if `dir` is not a directory: each table is opened, and its header
+    /// checked, by the first probe that needs it, so a missing or damaged table is an
+    /// error of that probe.
+    ///
+    /// ```rust
+    /// use morris::probe::{ProbeError, Tablebase};
+    /// use morris::table::TableError;
+    /// use morris::Position;
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// let tb = Tablebase::open(dir.path())?; // an empty directory opens
+    /// let pos: Position = "WWWW.....B.B....B....... b".parse()?;
+    /// match tb.probe(&pos) {
+    ///     Err(ProbeError::Table(TableError::Missing { hint, .. })) => {
+    ///         assert_eq!(hint, "morris solve --max-stones 7")
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert!(matches!(Tablebase::open("no/such/dir".as_ref()), Err(ProbeError::NoDirectory(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(dir: &Path) -> Result<Tablebase, ProbeError> {
         Self::with_cache(dir, CACHE_BLOCKS)
     }
@@ -176,11 +255,13 @@ impl Tablebase {
         })
     }
 
+    /// The table directory.
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
-    /// The table of `sub`, opened (header and index checked) on first use.
+    /// The table of `sub`, opened (header and index checked) on first use and kept
+    /// open. Panics if a count of `sub` is above 9 (see [`Sector`]).
     pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
         let sub: Sector = sub.into();
         let cell = &self.files[sector_slot(sub)];
@@ -191,7 +272,9 @@ impl Tablebase {
         Ok(cell.get_or_init(|| t))
     }
 
-    /// The stored byte of slot `i` of `sub`.
+    /// The stored byte of slot `i` of `sub` (decode it with [`Value::decode`]), for
+    /// tools that walk a table by index (see [`Sector::index`]). Slots that are holes of
+    /// the index hold a don't-care byte. Fails on a results-only table.
     pub fn probe_slot(&self, sub: impl Into<Sector>, i: u64) -> Result<u8, TableError> {
         let sub: Sector = sub.into();
         let t = self.table(sub)?;
@@ -214,6 +297,24 @@ impl Tablebase {
 
     /// Win, draw or loss of a position without its depth, from its sector's table:
     /// reads only the block's WLD plane (about a quarter of the data of a full probe).
+    /// Works on results-only tables too. Unlike [`Tablebase::probe`] it never
+    /// searches: a missing table is an error.
+    ///
+    /// ```rust
+    /// use morris::probe::{Tablebase, Wdl};
+    /// use morris::Position;
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Loss);
+    /// // Results of every move, for the side that plays it: all lose.
+    /// let moves = tb.probe_moves_wdl(&pos)?;
+    /// assert!(moves.iter().all(|(_, _, w)| *w == Wdl::Loss));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         let Some(sector) = sector_of(pos)? else { return Ok(Wdl::Loss) };
         let i = sector.index().index(pos.mover(), pos.opponent());
@@ -226,12 +327,14 @@ impl Tablebase {
         })
     }
 
-    /// `probe_wdl` of the movement position `(mover, opp)`.
+    /// `probe_wdl` of the movement position `(mover, opp)`: the side to move's stones
+    /// and the opponent's, as bitboards (colour plays no part in the movement phase).
     pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
         self.probe_wdl(&Position::movement(Color::White, mover, opp))
     }
 
-    /// The value of a movement-phase position `(mover, opp)` for the side to move.
+    /// The value of a movement-phase position `(mover, opp)` for the side to move: the
+    /// bitboards of its stones and of the opponent's. Never searches.
     pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
         self.probe_table(&Position::movement(Color::White, mover, opp))
     }
@@ -239,6 +342,36 @@ impl Tablebase {
     /// The value of a position for the side to move, read from its sector's table.
     /// A placement position whose sector table is missing is solved by the placement
     /// search over the movement tables instead.
+    ///
+    /// The search is exact but can be costly: from the empty 9-9 board it needs every
+    /// movement table and takes minutes and gigabytes; late in the placement phase it is
+    /// quick.
+    /// Its findings are kept in a table shared by later searches (see
+    /// [`PLACEMENT_TT_BYTES`]). Use [`Tablebase::probe_table`] to read tables only.
+    ///
+    /// ```rust
+    /// use morris::probe::Tablebase;
+    /// use morris::{Position, Value};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// // A movement position: Black, to move, has three stones to White's three.
+    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// assert_eq!(tb.probe(&pos)?, Value::Loss(26));
+    /// // A placement position, one stone in each hand: d6 closes d7-d6-d5 and takes
+    /// // Black's third stone.
+    /// let pos: Position = "BW.....W.......B........ w 1 1".parse()?;
+    /// assert_eq!(tb.probe(&pos)?, Value::Win(1));
+    /// // White, down to two stones, has lost. With Black to move the same board cannot
+    /// // arise: the game ended when Black took White's third stone.
+    /// let lost: Position = "WW.....B.B....B......... w".parse()?;
+    /// assert_eq!(tb.probe(&lost)?, Value::Loss(0));
+    /// let over: Position = "WW.....B.B....B......... b".parse()?;
+    /// assert!(tb.probe(&over).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
         match self.probe_table(pos) {
             Err(ProbeError::Table(TableError::Missing { .. })) if !pos.is_movement() => {
@@ -249,7 +382,7 @@ impl Tablebase {
     }
 
     /// The value of a position read from its sector's table, with no search: one block
-    /// of one file. Fails with `TableError::Missing` when the table is absent.
+    /// of one file. Fails with [`TableError::Missing`] when the table is absent.
     pub fn probe_table(&self, pos: &Position) -> Result<Value, ProbeError> {
         let Some(sector) = sector_of(pos)? else { return Ok(Value::Loss(0)) };
         let i = sector.index().index(pos.mover(), pos.opponent());
@@ -257,7 +390,27 @@ impl Tablebase {
     }
 
     /// The best move (fastest win, longest loss, or a drawing move) with its value for
-    /// the side that plays it; `None` when the game is over.
+    /// the side that plays it, which is the position's value; `None` when the game is
+    /// over. Among equally good moves the first in a fixed order is chosen, so the
+    /// answer is deterministic. Searches as [`Tablebase::probe`] does.
+    ///
+    /// ```rust
+    /// use morris::probe::Tablebase;
+    /// use morris::{Position, Value};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// let (mv, value) = tb.best_move(&pos)?.expect("Black has moves");
+    /// assert_eq!((mv.to_string(), value), ("d5-a7".to_string(), Value::Loss(26)));
+    /// // Every move, best first:
+    /// let moves = tb.probe_moves(&pos)?;
+    /// assert_eq!((moves[0].0, moves[0].2), (mv, value));
+    /// assert_eq!(moves[1].2, Value::Loss(20));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn best_move(&self, pos: &Position) -> Result<Option<(Move, Value)>, ProbeError> {
         Ok(self.probe_moves(pos)?.into_iter().next().map(|(mv, _, v)| (mv, v)))
     }
@@ -266,6 +419,27 @@ impl Tablebase {
     /// can and the loser resists as long as it can, so a win or a loss in `n` plies has
     /// exactly `n` steps. Each step is the move, the position it leads to and that
     /// position's value for its side to move. A draw has no end: its line is empty.
+    ///
+    /// ```rust
+    /// use morris::probe::Tablebase;
+    /// use morris::{Position, Value};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let start: Position = "........................ w 3 3".parse()?;
+    /// let line = tb.mainline(&start)?;
+    /// assert_eq!(line.len(), 23);
+    /// let (first, after, value) = &line[0];
+    /// assert_eq!((first.to_string(), after.to_string()), ("d7".to_string(), ".W...................... b 2 3".to_string()));
+    /// assert_eq!(*value, Value::Loss(22), "for Black, to move after it");
+    /// let (last, end, value) = line.last().unwrap();
+    /// assert!(last.to_string().contains('x'), "the game ends with a capture");
+    /// assert_eq!(*value, Value::Loss(0));
+    /// assert!(end.legal_moves().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn mainline(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
         let mut line = Vec::new();
         let mut at = *pos;
@@ -304,7 +478,8 @@ impl Tablebase {
     }
 
     /// Like `probe_moves_table`, results only: reads only WLD planes, so it also works
-    /// on tables whose depths were stripped. Wins first, then draws, then losses.
+    /// on tables whose depths were stripped. Wins first, then draws, then losses. Never
+    /// searches.
     pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<(Move, Position, Wdl)>, ProbeError> {
         if sector_of(pos)?.is_none() {
             return Ok(Vec::new());
@@ -328,7 +503,8 @@ impl Tablebase {
 
     /// Solves the game from a placement-phase position: its value and every move's.
     /// Loads the movement tables the search reaches into memory, where they stay for
-    /// later searches.
+    /// later searches (within [`KEPT_BYTES`]). Ignores placement sector tables, even
+    /// where they exist; a movement position's solution is read from its tables.
     pub fn solve_placement(&self, pos: &Position, progress: &dyn crate::solver::Progress) -> Result<placement::Solution, ProbeError> {
         pos.validate().map_err(|e| ProbeError::Position(e.to_string()))?;
         let tables = self.movement_tables(pos)?;
@@ -396,7 +572,8 @@ impl Tablebase {
     }
 
     /// Every legal move with the position it leads to and its value for the side that
-    /// plays it, best first.
+    /// plays it, best first (see [`Tablebase::best_move`]); empty when the game is over.
+    /// Searches as [`Tablebase::probe`] does.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Position, Value)>, ProbeError> {
         Ok(self.evaluate(pos, &crate::solver::NoProgress)?.1)
     }
