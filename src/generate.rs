@@ -16,9 +16,32 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+/// What [`run`] solves, and where it writes the tables.
+///
+/// `morris solve --all` is `max_stones: 18, starts: vec![(9, 9)]`; the smallest useful
+/// database, for tests and examples, is `max_stones: 0, starts: vec![(3, 3)]`: the 3-3
+/// movement subspace and the placement sectors of the 3-stone game, solved in a
+/// fraction of a second.
+///
+/// ```rust
+/// use morris::generate::{self, Options};
+/// use morris::solver::NoProgress;
+///
+/// let dir = tempfile::tempdir()?;
+/// let opts = Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![] };
+/// let names: Vec<String> = generate::plan(&opts).iter().map(|u| u.to_string()).collect();
+/// assert_eq!(names, ["3-3"]);
+/// let reports = generate::run(&opts, &NoProgress)?;
+/// assert_eq!(reports[0].sector.to_string(), "3-3");
+/// assert!(dir.path().join("3-3.mtb").exists());
+/// // A second run keeps the complete table: nothing is solved again.
+/// assert_eq!(generate::run(&opts, &NoProgress)?[0].seconds, None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Options {
+    /// The table directory, created if missing.
     pub dir: PathBuf,
-    /// Largest `s + o` to solve.
+    /// Largest `s + o` to solve (0 for none, beyond what `only` and `starts` need).
     pub max_stones: u8,
     /// Solve just the unit holding this subspace (and any missing dependency).
     pub only: Option<Subspace>,
@@ -31,27 +54,38 @@ pub struct Options {
 /// the sector being solved needs. More only saves decoding them again from disk.
 pub const KEEP_BYTES: usize = 6 << 30;
 
-/// What happened to one subspace.
+/// What happened to one subspace or sector.
 #[derive(Clone, Debug)]
 pub struct Report {
+    /// The table's sector (a movement subspace has empty hands).
     pub sector: Sector,
+    /// Counts and deepest values of its positions.
     pub stats: Stats,
+    /// Index slots, holes included.
     pub slots: u64,
     /// Wall time of the unit the subspace was solved in; `None` if it was already on disk.
     pub seconds: Option<f64>,
+    /// Size of the table file.
     pub file_bytes: u64,
 }
 
 /// Receives the pipeline's events (the CLI draws progress bars from them).
+/// Every method does nothing unless overridden.
 pub trait Reporter: Progress {
+    /// Movement unit `unit`, number `position` (from 0) of `count`, is next: solved or,
+    /// if its tables are complete, only checked.
     fn unit_start(&self, _unit: Unit, _position: usize, _count: usize) {}
+    /// Placement sector `sector`, number `position` (from 0) of `count`, is next.
     fn sector_start(&self, _sector: Sector, _position: usize, _count: usize) {}
+    /// A table is on disk, written now or found complete.
     fn done(&self, _report: &Report) {}
 }
 
 impl Reporter for crate::solver::NoProgress {}
 
-/// The movement units to consider, in dependency order.
+/// The movement units to consider, in dependency order: those of `max_stones`, of
+/// `only`, of the movement subspaces the starts reach, and every unit these depend on.
+/// [`run`] skips the ones already on disk.
 pub fn plan(opts: &Options) -> Vec<Unit> {
     let all = Unit::all_in_order();
     let mut roots: Vec<Unit> = match opts.only {
@@ -107,6 +141,12 @@ impl Solved for Cache {
 }
 
 /// Runs the pipeline. Complete, valid tables are kept; invalid ones are re-solved.
+/// Returns a report per table, in the order solved, movement subspaces first.
+///
+/// Holds a lock file in `dir` for the whole run, so a second run on the same
+/// directory fails at once rather than race this one. Memory and time grow quickly
+/// with the stones: every subspace to `s + o = 8` takes seconds, the whole game about an
+/// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
     let _lock = lock_dir(&opts.dir)?;

@@ -31,16 +31,23 @@ const NEVER_LOSES: u8 = u8::MAX;
 const CHUNK: usize = 1 << 14;
 
 /// Receives progress reports; the library stays free of any terminal code.
+/// Called from many threads at once; both methods do nothing unless overridden.
 pub trait Progress: Sync {
+    /// A new stage named `label` starts, of `total` units of work (positions, as a rule).
     fn begin(&self, _label: &str, _total: u64) {}
+    /// `n` more units of the current stage are done.
     fn advance(&self, _n: u64) {}
 }
 
+/// Progress that nobody watches: pass `&NoProgress` where a [`Progress`] or a
+/// [`Reporter`](crate::generate::Reporter) is asked for.
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
 /// Looks up the solved values of subspaces that captures lead into.
 pub trait Solved: Sync {
+    /// The value bytes of `sub`, one per slot of its index; may panic if `sub` was
+    /// not solved.
     fn values(&self, sub: Subspace) -> &[u8];
 }
 
@@ -53,15 +60,22 @@ impl Solved for std::collections::HashMap<Subspace, Vec<u8>> {
 /// Figures over the positions (not holes) of one solved subspace.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
+    /// Positions up to symmetry: the index's slots that are not holes.
     pub positions: u64,
+    /// Positions the side to move wins.
     pub wins: u64,
+    /// Drawn positions.
     pub draws: u64,
+    /// Positions the side to move loses.
     pub losses: u64,
+    /// Depth in plies of the deepest win (0 if there is none).
     pub max_win: u16,
+    /// Depth in plies of the deepest loss (0 if there is none or all are immediate).
     pub max_loss: u16,
 }
 
 impl Stats {
+    /// The figures of a solved table: `values` holds one value byte per slot of `index`.
     pub fn of(index: &SubspaceIndex, values: &[u8]) -> Stats {
         values
             .par_chunks(CHUNK)

@@ -53,30 +53,77 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
+/// The first 8 bytes of every table file.
 pub const MAGIC: &[u8; 8] = b"MORRISTB";
+/// The format version this build writes and reads (no other is read).
 pub const VERSION: u16 = 2;
+/// The rules variant field of the standard game, the only one there is so far.
 pub const VARIANT_STANDARD: u16 = 0;
+/// Bytes of the fixed header, before the block index.
 pub const HEADER_LEN: usize = 128;
 const INDEX_ENTRY: usize = 24;
+/// Entries per block: the unit of compression and of a probe's decompression.
 pub const BLOCK_SIZE: u32 = 1 << 13;
 const ZSTD_LEVEL: i32 = 9;
 
+/// Why a table could not be read or written. Each names the file; the messages are
+/// meant for the user as they are. A value is never read from a table that fails a
+/// check: damage is reported, not returned as a wrong value.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
+    /// The file does not exist.
     #[error("table {path} is missing; generate it with `{hint}`")]
-    Missing { path: PathBuf, hint: String },
+    Missing {
+        /// The file looked for.
+        path: PathBuf,
+        /// The `morris solve` command that writes it ([`solve_hint`]).
+        hint: String,
+    },
+    /// The operating system refused a read, write or rename.
     #[error("I/O error on {path}: {source}")]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The error the operating system gave.
+        source: io::Error,
+    },
+    /// The file does not start with [`MAGIC`].
     #[error("{path} is not a morris table (bad magic)")]
-    BadMagic { path: PathBuf },
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file has a format version other than [`VERSION`]; solve it again.
     #[error("{path} has format version {found}; this build reads version {VERSION}")]
-    Version { path: PathBuf, found: u16 },
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in its header.
+        found: u16,
+    },
+    /// The file is shorter than its header says.
     #[error("{path} is truncated: {detail}")]
-    Truncated { path: PathBuf, detail: String },
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// What is missing.
+        detail: String,
+    },
+    /// A checksum, count or code does not match: the file is damaged, holds another
+    /// sector, or was written with another index layout.
     #[error("{path} is corrupt: {detail}")]
-    Corrupt { path: PathBuf, detail: String },
+    Corrupt {
+        /// The file (or, for a sector graph error of the solve plan, the directory).
+        path: PathBuf,
+        /// What failed.
+        detail: String,
+    },
+    /// Depths were asked of a results-only file ([`TableFile::strip_depths`]).
     #[error("{path} holds results only (win, draw or loss, no depths): probe it with `--wdl`, or use the full tables")]
-    ResultsOnly { path: PathBuf },
+    ResultsOnly {
+        /// The file.
+        path: PathBuf,
+    },
 }
 
 impl TableError {
@@ -109,14 +156,20 @@ pub fn solve_hint(sector: Sector) -> String {
     }
 }
 
-/// Parsed header of a table file.
+/// Parsed header of a table file (see the module documentation for the layout).
 #[derive(Clone, Debug)]
 pub struct Header {
+    /// The sector the file holds, checked against the one asked for.
     pub sector: Sector,
+    /// Index slots, holes included: the length of the sector's index.
     pub entries: u64,
+    /// Entries per block ([`BLOCK_SIZE`] in files this build writes).
     pub block_size: u32,
+    /// Number of blocks, `entries / block_size` rounded up.
     pub blocks: u32,
+    /// XXH3-64 over the blocks' checksums, checked by every whole-table read.
     pub content_hash: u64,
+    /// Counts and deepest values over the sector's positions (holes excluded).
     pub stats: Stats,
     /// The depth planes were stripped (`strip_depths`): win/draw/loss reads only.
     pub results_only: bool,
@@ -146,11 +199,16 @@ pub fn layout_fingerprint(index: &crate::index::SubspaceIndex) -> u64 {
 const FLAGS_AT: usize = 88;
 const RESULTS_ONLY: u8 = 1;
 
+/// One entry of the block index: where a block's two frames are and its checksum.
 #[derive(Clone, Copy, Debug)]
 pub struct BlockEntry {
+    /// File offset of the block's WLD frame; the depth frame follows it.
     pub offset: u64,
+    /// Bytes of the WLD frame (0: an all-draw block).
     pub wld_len: u32,
+    /// Bytes of the depth frame (0: no win or loss in the block, or a results-only file).
     pub depth_len: u32,
+    /// XXH3-64 of the block's value bytes, one byte per entry.
     pub hash: u64,
 }
 
@@ -288,7 +346,10 @@ fn get_u16(buf: &[u8], at: usize) -> u16 {
     u16::from_le_bytes(buf[at..at + 2].try_into().unwrap())
 }
 
-/// Writes `values` as the table of `sub` into `dir`, atomically (temporary file, fsync, rename).
+/// Writes `values` as the table of `sector` into `dir`, atomically (temporary file,
+/// fsync, rename), and returns the file's size in bytes. `values` holds one value byte
+/// per slot of the sector's index ([`Sector::index`]); `stats` goes into the header as
+/// it is.
 pub fn write_table(dir: &Path, sector: impl Into<Sector>, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
     let sub: Sector = sector.into();
     let path = table_path(dir, sub);
@@ -369,15 +430,23 @@ fn header_hash(head: &[u8]) -> u64 {
 }
 
 /// A table file opened for reading, memory-mapped.
+///
+/// Reads come in three sizes: one entry ([`TableFile::read_wld`], or the planes of its
+/// block, [`TableFile::read_planes`]), the whole table ([`TableFile::read_all`]), and
+/// the whole table's results ([`TableFile::read_wld_mapped`]). Probes go through
+/// [`Tablebase`](crate::probe::Tablebase), which finds the entry of a position.
 pub struct TableFile {
+    /// The file, for messages.
     pub path: PathBuf,
+    /// The header, checked on opening.
     pub header: Header,
     index: Vec<BlockEntry>,
     map: memmap2::Mmap,
 }
 
 impl TableFile {
-    /// Opens and checks the header and block index (not the blocks themselves).
+    /// Opens and checks the header and block index (not the blocks themselves), and
+    /// that the file holds `expected`. A missing file is [`TableError::Missing`].
     pub fn open(path: &Path, expected: impl Into<Sector>) -> Result<TableFile, TableError> {
         let expected: Sector = expected.into();
         let file = match File::open(path) {
@@ -701,6 +770,7 @@ impl TableFile {
         self.index.iter().fold((0, 0), |(w, d), e| (w + e.wld_len as u64, d + e.depth_len as u64))
     }
 
+    /// Bytes of the file.
     pub fn file_size(&self) -> u64 {
         self.map.len() as u64
     }

@@ -23,24 +23,35 @@ use std::sync::Mutex;
 /// One disagreement between a stored value and its successors.
 #[derive(Clone, Debug)]
 pub struct Mismatch {
+    /// The table.
     pub sector: Sector,
+    /// The index slot of the position in the table.
     pub slot: u64,
     /// The position, White to move (colour is immaterial in the movement phase).
     pub position: String,
+    /// The value in the table, for the side to move.
     pub stored: Value,
+    /// The value its successors' stored values give.
     pub expected: Value,
 }
 
+/// What a verification found. An empty `mismatches` with `mismatch_count == 0` is a
+/// pass.
 #[derive(Debug, Default)]
 pub struct Outcome {
+    /// Positions checked (index holes are skipped).
     pub checked: u64,
+    /// The first disagreements found (at most 100 per table), for the report.
     pub mismatches: Vec<Mismatch>,
+    /// Every disagreement, counted.
     pub mismatch_count: u64,
 }
 
 const KEEP: usize = 100;
 
 /// Verifies the given subspaces, whose tables (and those their moves lead to) must exist.
+/// Each table is read whole and checked against its checksums on the way, so an error
+/// is a table that is missing or damaged; a wrong value is a [`Mismatch`].
 pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Result<Outcome, TableError> {
     let mut out = Outcome::default();
     let mut loaded: HashMap<Subspace, Vec<u8>> = HashMap::new();

@@ -270,6 +270,7 @@ pub(crate) fn terminal(ply: Ply, mover: Bits) -> Option<Value> {
 
 /// The result of solving the game from one root.
 pub struct Solution {
+    /// The root's value for its side to move.
     pub value: Value,
     /// Every legal move from the root with the position it leads to and its value for
     /// the side that plays it, best first.

@@ -66,6 +66,9 @@ struct Child {
     order: i32,
 }
 
+/// The search from one root: its plies, the tables it reads and the statistics it
+/// keeps. [`solve`] and [`solve_in`] drive it; use it directly to value positions of
+/// the root's game one by one with [`Searcher::exact`].
 pub struct Searcher<'a> {
     plies: Vec<Ply>,
     /// Index of the first movement ply.
@@ -136,6 +139,8 @@ fn mill_threats(side: Bits, empty: Bits) -> Bits {
 }
 
 impl<'a> Searcher<'a> {
+    /// A search of the game from `root`, reading `tables` and storing bounds in `tt`
+    /// (which may be shared with other searches).
     pub fn new(root: &Position, tables: &'a MovementTables, tt: &'a Tt, progress: &'a dyn Progress) -> Searcher<'a> {
         let plies = Ply::schedule(root);
         let last = plies.len() - 1;
@@ -150,7 +155,10 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// The exact score of the node at ply `t` for its side to move.
+    /// The exact score of the node at ply `t` for its side to move, in
+    /// [`Value::goodness`] units. `t` counts plies from the root of [`Searcher::new`],
+    /// which fixes the hands and the side to move; `mover` and `opp` are the stones of
+    /// that side and of the other.
     pub fn exact(&self, t: usize, mover: Bits, opp: Bits) -> i32 {
         if t == self.last {
             return self.tables.value(mover, opp).goodness();
@@ -363,6 +371,7 @@ impl<'a> Searcher<'a> {
         self.tt.put(key, self.remaining(t), b);
     }
 
+    /// Nodes searched so far, transposition hits included.
     pub fn nodes(&self) -> u64 {
         self.nodes.load(Relaxed)
     }
