@@ -1,0 +1,541 @@
+//! The web board in a real browser: `morris serve` on the 3-3 tables, driven through headless
+//! Chromium over the DevTools protocol (headless_chrome).
+//!
+//! It plays a game by clicking the board's SVG points (placements, a flight with a capture),
+//! checks after every move that the move list (move, result, plies) equals `GET /api/probe`,
+//! hovers a move, tries undo and redo (buttons and keys), reopens the URL, types a position
+//! into the position field, steps through "Play best line", tries set-up mode with an illegal
+//! and a legal position, and saves screenshots (desktop and phone) under `target/`.
+//!
+//! Without a Chromium on PATH (`chromium`, `chromium-browser`, `google-chrome`, or `$CHROME`)
+//! the test says it is skipped and passes, unless `MORRIS_REQUIRE_BROWSER=1` (CI sets it).
+#![cfg(feature = "cli")]
+
+use headless_chrome::browser::tab::point::Point;
+use headless_chrome::browser::tab::ModifierKey;
+use headless_chrome::protocol::cdp::{Emulation, Input};
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use serde_json::Value;
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const START: &str = "........................ w 3 3";
+const WAIT: Duration = Duration::from_secs(20);
+
+// ---------------------------------------------------------------------------------------------
+// The server
+
+/// `morris serve` on a free port, killed on drop (also when the test panics).
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(db: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+            .args(["serve", "--db"])
+            .arg(db)
+            .args(["--addr", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start morris serve");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).expect("read the server's first line");
+        // Keep draining stdout so that the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            let _ = out.read_to_end(&mut sink);
+        });
+        let mut server = Server { child, base: String::new() };
+        let start = line.find("http://").unwrap_or_else(|| panic!("no address in the server's first line: {line:?}"));
+        server.base = line[start..].split_whitespace().next().unwrap().trim_end_matches('/').to_string();
+        assert!(server.base.starts_with("http://127.0.0.1:"), "unexpected address line: {line:?}");
+        server
+    }
+
+    fn host(&self) -> &str {
+        &self.base["http://".len()..]
+    }
+
+    /// A plain HTTP/1.0 GET (no chunked encoding): status and body.
+    fn get(&self, path: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(self.host()).expect("connect to the server");
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        write!(s, "GET {path} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n\r\n", self.host()).unwrap();
+        let mut raw = Vec::new();
+        s.read_to_end(&mut raw).expect("read the response");
+        let text = String::from_utf8(raw).expect("UTF-8 response");
+        let (head, body) = text.split_once("\r\n\r\n").expect("HTTP response");
+        let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).expect("status code");
+        (status, body.to_string())
+    }
+
+    fn api(&self, endpoint: &str, position: &str) -> (u16, Value) {
+        let (status, body) = self.get(&format!("/api/{endpoint}?position={}", encode(position)));
+        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("bad JSON from /api/{endpoint} ({e}): {body}")))
+    }
+
+    fn probe(&self, position: &str) -> Value {
+        let (status, v) = self.api("probe", position);
+        assert_eq!(status, 200, "probe {position:?}: {v}");
+        v
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Percent-encoding of everything but the unreserved characters.
+fn encode(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser
+
+fn find_browser() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CHROME").map(PathBuf::from).filter(|p| p.is_file()) {
+        return Some(p);
+    }
+    let path = std::env::var_os("PATH")?;
+    for name in ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"] {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// Evaluates `js` in the page; the expression must give a string, a number or a boolean.
+fn eval(tab: &Tab, js: &str) -> Value {
+    let r = tab.evaluate(js, true).unwrap_or_else(|e| panic!("evaluate {js}: {e}"));
+    r.value.unwrap_or(Value::Null)
+}
+
+fn eval_json(tab: &Tab, js: &str) -> Value {
+    let s = eval(tab, &format!("JSON.stringify({js})"));
+    serde_json::from_str(s.as_str().unwrap_or("null")).unwrap()
+}
+
+fn wait_until(tab: &Tab, what: &str, js: &str) {
+    let t = Instant::now();
+    while t.elapsed() < WAIT {
+        if eval(tab, js) == Value::Bool(true) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    let status = eval(tab, "document.getElementById('status').textContent");
+    let body = eval_json(tab, "({...document.body.dataset})");
+    panic!("timed out waiting for {what} ({js}); status line {status}, body {body}");
+}
+
+fn js_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap()
+}
+
+/// Waits until the page shows `position` with its probe rendered and no request pending.
+fn wait_loaded(tab: &Tab, position: &str) {
+    wait_until(
+        tab,
+        &format!("position {position:?}"),
+        &format!("document.body.dataset.loaded === {0} && document.body.dataset.position === {0} && document.body.dataset.busy === '0'", js_str(position)),
+    );
+}
+
+fn api_rows(probe: &Value) -> Vec<(String, String, Option<u64>)> {
+    probe["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap().to_string(), m["result"].as_str().unwrap().to_string(), m["plies"].as_u64()))
+        .collect()
+}
+
+/// The value in words as the page should put it.
+fn words(probe: &Value) -> String {
+    let side = if probe["side"] == "white" { "White" } else { "Black" };
+    let n = probe["plies"].as_u64();
+    let plies = |n: u64| format!("{n} {}", if n == 1 { "ply" } else { "plies" });
+    match (probe["result"].as_str().unwrap(), n) {
+        ("win", Some(n)) => format!("{side} to move wins in {}", plies(n)),
+        ("draw", _) => format!("{side} to move: draw"),
+        ("loss", Some(0)) => format!("Game over: {side} to move has lost"),
+        ("loss", Some(n)) => format!("{side} to move loses in {}", plies(n)),
+        other => panic!("unexpected value {other:?}"),
+    }
+}
+
+/// Checks the page against the API for the position it shows: the move list row by row,
+/// the value in words, the position field and the URL.
+fn check_page(tab: &Tab, server: &Server, position: &str) -> Value {
+    let probe = server.probe(position);
+    assert_eq!(probe["position"], position, "the API's canonical form");
+    let page = eval_json(
+        tab,
+        "({rows: [...document.querySelectorAll('#moves [data-move]')].map(li => [li.dataset.move, li.dataset.result, li.dataset.plies, li.className]), \
+          words: document.getElementById('value-words').textContent, \
+          field: document.getElementById('position-input').value, \
+          url: new URLSearchParams(location.search).get('position')})",
+    );
+    let rows: Vec<(String, String, Option<u64>)> = page["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let plies = r[2].as_str().unwrap();
+            let result = r[1].as_str().unwrap();
+            assert!(r[3].as_str().unwrap().split(' ').any(|c| c == result), "row {r} is coloured by its result");
+            (r[0].as_str().unwrap().to_string(), result.to_string(), if plies.is_empty() { None } else { Some(plies.parse().unwrap()) })
+        })
+        .collect();
+    assert_eq!(rows, api_rows(&probe), "move list of {position:?}");
+    let shown = page["words"].as_str().unwrap();
+    assert!(shown.starts_with(&words(&probe)), "value words {shown:?} for {probe}");
+    assert_eq!(page["field"], position, "position field");
+    assert_eq!(page["url"], position, "the URL holds the position");
+    probe
+}
+
+/// Clicks the element `selector` where a person would: at its centre, through real mouse
+/// events, after checking that nothing covers it there. (One evaluation and the three input
+/// events: headless_chrome takes about 0.1 s per DevTools call.)
+fn click(tab: &Tab, selector: &str) {
+    let p = center(tab, selector);
+    tab.click_point(p).unwrap_or_else(|e| panic!("click {selector}: {e}"));
+}
+
+/// The centre of `selector` in the viewport, scrolled into view and not covered.
+fn center(tab: &Tab, selector: &str) -> Point {
+    let js = format!(
+        "(() => {{ const e = document.querySelector({0}); if (!e) return 'missing'; \
+         let r = e.getBoundingClientRect(); \
+         if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {{ e.scrollIntoView({{block: 'center', inline: 'center', behavior: 'instant'}}); r = e.getBoundingClientRect(); }} \
+         const x = r.left + r.width / 2, y = r.top + r.height / 2, hit = document.elementFromPoint(x, y); \
+         if (!hit || !(hit === e || e.contains(hit))) return 'covered by ' + (hit ? hit.outerHTML.slice(0, 80) : 'nothing'); \
+         return JSON.stringify([x, y]); }})()",
+        js_str(selector)
+    );
+    let t = Instant::now();
+    let xy = loop {
+        let v = eval(tab, &js);
+        let s = v.as_str().unwrap_or("").to_string();
+        if s.starts_with('[') {
+            break serde_json::from_str::<[f64; 2]>(&s).unwrap();
+        }
+        assert!(t.elapsed() < WAIT, "cannot click {selector}: {s}");
+        std::thread::sleep(Duration::from_millis(40));
+    };
+    Point { x: xy[0], y: xy[1] }
+}
+
+fn click_point(tab: &Tab, point: &str) {
+    click(tab, &format!("circle[data-point='{point}']"));
+}
+
+/// Plays `mv` (listed by the API for `position`) by clicking its points; returns the position
+/// after it, as the API gives it.
+fn play_by_clicks(tab: &Tab, server: &Server, position: &str, mv: &str, shot_before_capture: Option<&str>) -> String {
+    let probe = server.probe(position);
+    let entry = probe["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv).unwrap_or_else(|| panic!("{mv} is not legal in {position:?}: {probe}"));
+    let after = entry["position"].as_str().unwrap().to_string();
+    let (body, cap) = match mv.split_once('x') {
+        Some((b, c)) => (b, Some(c)),
+        None => (mv, None),
+    };
+    let (from, to) = match body.split_once('-') {
+        Some((f, t)) => (Some(f), t),
+        None => (None, body),
+    };
+    if let Some(f) = from {
+        click_point(tab, f);
+        wait_until(tab, "the stone to be selected", &format!("document.querySelector('[data-point={f}]').parentNode.querySelector('.ring').classList.contains('selected')"));
+        // every destination of that stone is marked
+        let targets = eval_json(tab, "[...document.querySelectorAll('.dot.target')].map(d => d.parentNode.querySelector('[data-point]').dataset.point).sort()");
+        let mut want: Vec<String> = api_rows(&probe).iter().filter_map(|(m, _, _)| m.strip_prefix(&format!("{f}-")).map(|r| r[..2].to_string())).collect();
+        want.sort();
+        want.dedup();
+        assert_eq!(targets, serde_json::json!(want), "destinations marked for {f}");
+    }
+    click_point(tab, to);
+    if let Some(c) = cap {
+        // the stone is shown moved and the capturable stones are marked; nothing is played yet
+        wait_until(tab, "capturable stones", &format!("!!document.querySelector('[data-point={c}]').parentNode.querySelector('.ring.capturable')"));
+        assert_eq!(eval(tab, "document.body.dataset.position"), position, "no move before the capture is chosen");
+        if let Some(name) = shot_before_capture {
+            save_png(tab, name);
+        }
+        click_point(tab, c);
+    }
+    let canonical = server.probe(&after)["position"].as_str().unwrap().to_string();
+    wait_loaded(tab, &canonical);
+    canonical
+}
+
+/// Sets form fields as typing would (value, then an `input` event).
+fn set_fields(tab: &Tab, fields: &[(&str, &str)]) {
+    let js: String = fields
+        .iter()
+        .map(|(id, v)| format!("{{ const e = document.getElementById({}); e.value = {}; e.dispatchEvent(new Event('input', {{bubbles: true}})); }}", js_str(id), js_str(v)))
+        .collect();
+    eval(tab, &format!("(() => {{ {js} return true; }})()"));
+}
+
+fn save_png(tab: &Tab, name: &str) -> PathBuf {
+    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).expect("screenshot");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, png).unwrap();
+    println!("screenshot: {}", path.display());
+    path
+}
+
+fn set_viewport(tab: &Tab, width: u32, height: u32, mobile: bool) {
+    tab.call_method(Emulation::SetDeviceMetricsOverride {
+        width,
+        height,
+        device_scale_factor: if mobile { 2.0 } else { 1.0 },
+        mobile,
+        scale: None,
+        screen_width: None,
+        screen_height: None,
+        position_x: None,
+        position_y: None,
+        dont_set_visible_size: None,
+        screen_orientation: None,
+        viewport: None,
+        display_feature: None,
+        device_posture: None,
+    })
+    .expect("set the viewport");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn web_board_in_chromium() {
+    let Some(chrome) = find_browser() else {
+        if std::env::var("MORRIS_REQUIRE_BROWSER").as_deref() == Ok("1") {
+            panic!("MORRIS_REQUIRE_BROWSER=1 but no chromium, chromium-browser or google-chrome on PATH");
+        }
+        println!("browser test skipped: no chromium, chromium-browser or google-chrome on PATH (set MORRIS_REQUIRE_BROWSER=1 to fail instead)");
+        return;
+    };
+    let t0 = Instant::now();
+    let lap = |what: &str| println!("[{:6.2} s] {what}", t0.elapsed().as_secs_f64());
+
+    // Small tables: the 3-3 game.
+    let db = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_morris")).args(["solve", "--db"]).arg(db.path()).args(["--start", "3-3"]).output().unwrap();
+    assert!(out.status.success(), "solve failed: {}", String::from_utf8_lossy(&out.stderr));
+    lap("tables solved");
+    let server = Server::start(db.path());
+    assert_eq!(server.get("/health").0, 200);
+    let (status, info) = server.get("/api/info");
+    assert_eq!(status, 200);
+    let info: Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(info["start_position"], START, "{info}");
+    // The page and its assets are served by the binary itself.
+    for path in ["/", "/app.js", "/style.css"] {
+        let (status, body) = server.get(path);
+        assert_eq!(status, 200, "{path}");
+        assert!(body.len() > 500, "{path} is served in full");
+    }
+
+    let profile = tempfile::tempdir().unwrap();
+    let options = LaunchOptions::default_builder()
+        .path(Some(chrome.clone()))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1200, 900)))
+        .user_data_dir(Some(profile.path().to_path_buf()))
+        .idle_browser_timeout(Duration::from_secs(300))
+        .args(
+            ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+                .iter()
+                .map(OsStr::new)
+                .collect(),
+        )
+        .build()
+        .unwrap();
+    let browser = Browser::new(options).unwrap_or_else(|e| panic!("launch {}: {e}", chrome.display()));
+    lap("browser started");
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(WAIT);
+    set_viewport(&tab, 1200, 900, false);
+
+    // Open the 3-3 empty board by URL.
+    tab.navigate_to(&format!("{}/?position={}", server.base, encode(START))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, START);
+    let p = check_page(&tab, &server, START);
+    assert_eq!(p["result"], "win", "3-3 is a first-player win");
+    assert_eq!(eval(&tab, "document.getElementById('undo').disabled"), true);
+
+    lap("page open");
+    // A game by clicks: six placements, then White flies d7-g1 closing a1-d1-g1 and takes a7.
+    // Clicking a point that leads nowhere does nothing.
+    let mut positions = vec![START.to_string()];
+    let mut pos = START.to_string();
+    for mv in ["a1", "a7", "d1", "g7", "d7", "b6"] {
+        pos = play_by_clicks(&tab, &server, &pos, mv, None);
+        check_page(&tab, &server, &pos);
+        positions.push(pos.clone());
+    }
+    click_point(&tab, "a7"); // an opponent's stone: no move
+    std::thread::sleep(Duration::from_millis(150));
+    assert_eq!(eval(&tab, "document.body.dataset.position"), pos.as_str());
+    assert_eq!(eval(&tab, "document.querySelectorAll('.ring.selected').length"), 0);
+    assert_eq!(eval(&tab, "document.getElementById('hands').textContent.includes('Movement phase')"), true);
+
+    lap("six placements played");
+    // Hovering a move shows it on the board (g1 filled, a7 taken), and leaving restores it.
+    tab.move_mouse_to_point(center(&tab, "#moves [data-move='d7-g1xa7']")).unwrap();
+    wait_until(&tab, "the hover preview", "document.querySelector('[data-point=g1]').dataset.stone === 'W' && document.querySelector('[data-point=a7]').dataset.stone === '.'");
+    tab.move_mouse_to_point(Point { x: 1195.0, y: 5.0 }).unwrap();
+    wait_until(&tab, "the board back", "document.querySelector('[data-point=g1]').dataset.stone === '.' && document.querySelector('[data-point=a7]').dataset.stone === 'B'");
+
+    // Escape cancels a selection.
+    click_point(&tab, "d7");
+    wait_until(&tab, "a selection", "document.querySelectorAll('.ring.selected').length === 1");
+    tab.press_key("Escape").unwrap();
+    wait_until(&tab, "no selection", "document.querySelectorAll('.ring.selected').length === 0");
+
+    pos = play_by_clicks(&tab, &server, &pos, "d7-g1xa7", Some("browser-screenshot-capture.png"));
+    let over = check_page(&tab, &server, &pos);
+    assert_eq!(over["moves"].as_array().unwrap().len(), 0, "Black has two stones left: game over");
+    assert!(eval(&tab, "document.getElementById('value-words').textContent").as_str().unwrap().contains("fewer than 3 stones"));
+    positions.push(pos.clone());
+    let n = positions.len();
+
+    lap("capture played");
+    // Undo and redo: buttons and keys; the field and the URL follow.
+    click(&tab, "#undo");
+    wait_loaded(&tab, &positions[n - 2]);
+    check_page(&tab, &server, &positions[n - 2]);
+    tab.press_key_with_modifiers("z", Some(&[ModifierKey::Ctrl])).unwrap();
+    wait_loaded(&tab, &positions[n - 3]);
+    check_page(&tab, &server, &positions[n - 3]);
+    tab.press_key_with_modifiers("y", Some(&[ModifierKey::Ctrl])).unwrap();
+    wait_loaded(&tab, &positions[n - 2]);
+    tab.press_key_with_modifiers("z", Some(&[ModifierKey::Ctrl, ModifierKey::Shift])).unwrap();
+    wait_loaded(&tab, &positions[n - 1]);
+    assert_eq!(eval(&tab, "document.getElementById('redo').disabled"), true);
+    for _ in 0..3 {
+        click(&tab, "#undo");
+    }
+    wait_loaded(&tab, &positions[n - 4]);
+    click(&tab, "#redo");
+    wait_loaded(&tab, &positions[n - 3]);
+    check_page(&tab, &server, &positions[n - 3]);
+
+    lap("undo and redo");
+    // The URL round trip: a fresh load of the page's own URL reopens the same position.
+    let url = eval(&tab, "location.href").as_str().unwrap().to_string();
+    tab.navigate_to("about:blank").unwrap().wait_until_navigated().unwrap();
+    tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[n - 3]);
+    check_page(&tab, &server, &positions[n - 3]);
+
+    lap("URL round trip");
+    // The position field: pasted, then Enter.
+    let typed = &positions[n - 2];
+    eval(&tab, "(() => { const i = document.getElementById('position-input'); i.value = ''; i.focus(); return true; })()");
+    tab.call_method(Input::InsertText { text: typed.to_string() }).unwrap(); // as a paste
+    tab.press_key("Enter").unwrap();
+    wait_loaded(&tab, typed);
+    check_page(&tab, &server, typed);
+    // A malformed one gives a message and keeps the board.
+    eval(&tab, "(() => { const i = document.getElementById('position-input'); i.value = 'WWW w'; i.focus(); return true; })()");
+    tab.press_key("Enter").unwrap();
+    wait_until(&tab, "an error for a malformed position", "document.getElementById('status').classList.contains('error')");
+    assert_eq!(eval(&tab, "document.body.dataset.position"), typed.as_str());
+
+    lap("position field");
+    // "Play best line" steps through the mainline to its end.
+    let (status, line) = server.api("mainline", typed);
+    assert_eq!(status, 200, "{line}");
+    let steps = line["mainline"].as_array().unwrap();
+    assert!(!steps.is_empty(), "a won position has a mainline");
+    let last = steps.last().unwrap()["position"].as_str().unwrap().to_string();
+    click(&tab, "#best-line");
+    wait_loaded(&tab, &last);
+    check_page(&tab, &server, &last);
+    wait_until(&tab, "the animation to end", "document.getElementById('best-line').textContent.includes('Play best line')");
+
+    lap("best line");
+    // Set-up mode: an illegal position (ten white stones) gives the server's message; a legal
+    // one is played on.
+    click(&tab, "#setup");
+    wait_until(&tab, "set-up mode", "document.body.dataset.mode === 'setup'");
+    click(&tab, "#setup-clear");
+    click_point(&tab, "a1"); // white
+    click_point(&tab, "d1"); // white
+    click_point(&tab, "d1"); // black
+    click_point(&tab, "g1"); // white
+    click_point(&tab, "g1"); // black
+    click_point(&tab, "g1"); // empty again
+    set_fields(&tab, &[("setup-white-hand", "9"), ("setup-black-hand", "2"), ("setup-side", "w")]);
+    click(&tab, "#setup-done");
+    wait_until(&tab, "the set-up error", "!document.getElementById('setup-error').hidden");
+    let illegal = format!("{}WB. w 9 2", ".".repeat(21));
+    let (status, err) = server.api("probe", &illegal);
+    assert_eq!(status, 400, "{err}");
+    let shown = eval(&tab, "document.getElementById('setup-error').textContent").as_str().unwrap().to_string();
+    assert!(shown.contains(err["error"].as_str().unwrap()), "set-up error {shown:?} shows the server's {err}");
+    assert_eq!(eval(&tab, "document.getElementById('setup-position').textContent"), illegal.as_str(), "the string being set up");
+    save_png(&tab, "browser-screenshot-setup.png");
+    assert_eq!(eval(&tab, "document.body.dataset.mode"), "setup");
+    set_fields(&tab, &[("setup-white-hand", "2")]);
+    click(&tab, "#setup-done");
+    let legal = server.probe(&format!("{}WB. w 2 2", ".".repeat(21)))["position"].as_str().unwrap().to_string();
+    wait_loaded(&tab, &legal);
+    assert_eq!(eval(&tab, "document.body.dataset.mode"), "play");
+    check_page(&tab, &server, &legal);
+
+    lap("set-up mode");
+    // Screenshots: desktop with a stone selected in the movement phase, then a phone.
+    let shot_pos = &positions[6];
+    tab.navigate_to(&format!("{}/?position={}", server.base, encode(shot_pos))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, shot_pos);
+    click_point(&tab, "d7");
+    wait_until(&tab, "a selection", "document.querySelectorAll('.ring.selected').length === 1");
+    tab.move_mouse_to_point(Point { x: 1195.0, y: 5.0 }).unwrap();
+    let desktop = save_png(&tab, "browser-screenshot.png");
+
+    set_viewport(&tab, 390, 844, true);
+    tab.navigate_to(&format!("{}/?position={}", server.base, encode(&positions[4]))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[4]);
+    let layout = eval_json(
+        &tab,
+        "(() => { const b = document.getElementById('board').getBoundingClientRect(); const m = document.getElementById('moves-pane').getBoundingClientRect(); \
+         return {board_w: b.width, board_bottom: b.bottom, moves_top: m.top, page_w: document.documentElement.scrollWidth, vw: innerWidth}; })()",
+    );
+    assert!(layout["moves_top"].as_f64().unwrap() >= layout["board_bottom"].as_f64().unwrap(), "move list below the board on a phone: {layout}");
+    assert!(layout["board_w"].as_f64().unwrap() >= 300.0, "board fills a phone's width: {layout}");
+    assert!(layout["page_w"].as_f64().unwrap() <= layout["vw"].as_f64().unwrap() + 0.5, "no sideways scrolling on a phone: {layout}");
+    save_png(&tab, "browser-screenshot-phone.png");
+
+    assert!(desktop.is_file());
+    println!("browser test passed in {:.1} s", t0.elapsed().as_secs_f64());
+}

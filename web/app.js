@@ -1,0 +1,719 @@
+// Web board for the morris tables: plain JavaScript, no framework, no network beyond the
+// page's own server. The client knows no rules: /api/probe lists every legal move with the
+// position it leads to, and the board is drawn from position strings.
+"use strict";
+
+// ---------------------------------------------------------------------------------------
+// Geometry and notation
+
+// Board characters of a position string come in this order.
+const ORDER = "a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1".split(" ");
+const EMPTY_9 = "........................ w 9 9";
+const STEP_MS = 600; // best-line animation, per ply
+const SVG_NS = "http://www.w3.org/2000/svg";
+const UNIT = 100; // SVG units between neighbouring columns or rows
+
+function xy(point) {
+  const col = point.charCodeAt(0) - 97; // a..g
+  const row = point.charCodeAt(1) - 48; // 1..7
+  return [col * UNIT, (7 - row) * UNIT];
+}
+
+// Parses `BOARD SIDE [WH BH]` leniently (for drawing only; the server validates).
+function parsePosition(text) {
+  const f = String(text).trim().split(/\s+/);
+  if (f.length < 2 || f[0].length !== 24 || !/^[WB.]{24}$/.test(f[0]) || !/^[wb]$/.test(f[1])) return null;
+  const board = {};
+  ORDER.forEach((p, i) => { board[p] = f[0][i]; });
+  const wh = f.length >= 4 ? parseInt(f[2], 10) || 0 : 0;
+  const bh = f.length >= 4 ? parseInt(f[3], 10) || 0 : 0;
+  return { board, side: f[1], wh, bh };
+}
+
+function formatPosition(board, side, wh, bh) {
+  const b = ORDER.map((p) => board[p] || ".").join("");
+  return wh > 0 || bh > 0 ? `${b} ${side} ${wh} ${bh}` : `${b} ${side}`;
+}
+
+// `d1`, `d1xg7`, `a1-a4`, `a1-a4xd7` -> {from, to, cap}
+function parseMove(text) {
+  const m = /^([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?$/.exec(text);
+  if (!m) return null;
+  return m[2] ? { from: m[1], to: m[2], cap: m[3] || null } : { from: null, to: m[1], cap: m[3] || null };
+}
+
+const sideName = (s) => (s === "w" || s === "white" ? "White" : "Black");
+const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
+
+function valueWords(probe) {
+  const side = sideName(probe.side);
+  if (probe.result === "win") return `${side} to move wins in ${plies(probe.plies)}`;
+  if (probe.result === "draw") return `${side} to move: draw`;
+  if (probe.plies === 0) {
+    const p = parsePosition(probe.position);
+    let why = "";
+    if (p) {
+      const own = p.side === "w" ? "W" : "B";
+      const stones = ORDER.filter((q) => p.board[q] === own).length + (p.side === "w" ? p.wh : p.bh);
+      why = stones < 3 ? " (fewer than 3 stones)" : " (no legal move)";
+    }
+    return `Game over: ${side} to move has lost${why}`;
+  }
+  return `${side} to move loses in ${plies(probe.plies)}`;
+}
+
+// ---------------------------------------------------------------------------------------
+// State
+
+const state = {
+  history: [], // [{position, move}] ; move is the move that led here (null for a loaded position)
+  index: -1,
+  probe: null, // probe of the current position once it has arrived
+  sel: null, // {from, to} while a click sequence is under way
+  hover: null, // a move object of the list being hovered
+  setup: null, // {board, side, wh, bh} in set-up mode
+  anim: null, // {stop: bool} while the best line plays
+  info: null,
+  token: 0, // discards stale probe answers
+};
+const cache = new Map(); // position -> probe JSON
+
+const $ = (id) => document.getElementById(id);
+
+class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+async function api(path, position) {
+  const url = position === undefined ? path : `${path}?position=${encodeURIComponent(position)}`;
+  let res;
+  try {
+    res = await fetch(url, { headers: { Accept: "application/json" } });
+  } catch (e) {
+    throw new ApiError(0, `cannot reach the server (${e.message})`);
+  }
+  let body = null;
+  try { body = await res.json(); } catch (e) { /* not JSON */ }
+  if (!res.ok) throw new ApiError(res.status, (body && body.error) || `HTTP ${res.status}`);
+  return body;
+}
+
+async function probe(position) {
+  if (cache.has(position)) return cache.get(position);
+  const p = await api("/api/probe", position);
+  if (cache.size > 2000) cache.clear();
+  cache.set(position, p);
+  cache.set(p.position, p);
+  return p;
+}
+
+function setBusy(on) { document.body.dataset.busy = on ? "1" : "0"; }
+
+function status(text, kind) {
+  const el = $("status");
+  el.textContent = text || "";
+  el.className = kind || "";
+}
+
+const current = () => state.history[state.index] || null;
+
+// ---------------------------------------------------------------------------------------
+// Board drawing
+
+const pointEls = {}; // point -> {stone, ring, cross, hit, label}
+
+function svg(tag, attrs, parent) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+function buildBoard() {
+  const root = $("board");
+  svg("rect", { x: -80, y: -50, width: 730, height: 730, rx: 24, class: "board-bg" }, root);
+  const lines = svg("g", { class: "lines" }, root);
+  for (const k of [0, 1, 2]) {
+    const a = k * UNIT, s = 600 - 2 * a;
+    svg("rect", { x: a, y: a, width: s, height: s }, lines);
+  }
+  for (const [x1, y1, x2, y2] of [[300, 0, 300, 200], [300, 400, 300, 600], [0, 300, 200, 300], [400, 300, 600, 300]]) {
+    svg("line", { x1, y1, x2, y2 }, lines);
+  }
+  const labels = svg("g", { class: "coords" }, root);
+  for (let c = 0; c < 7; c++) {
+    const t = svg("text", { x: c * UNIT, y: 648 }, labels);
+    t.textContent = "abcdefg"[c];
+  }
+  for (let r = 1; r <= 7; r++) {
+    const t = svg("text", { x: -56, y: (7 - r) * UNIT + 1 }, labels);
+    t.textContent = String(r);
+  }
+  const layer = svg("g", { class: "points" }, root);
+  for (const p of ORDER) {
+    const [x, y] = xy(p);
+    const g = svg("g", { class: "pt", transform: `translate(${x} ${y})` }, layer);
+    svg("circle", { class: "spot", r: 9 }, g);
+    const ring = svg("circle", { class: "ring", r: 45 }, g);
+    const stone = svg("circle", { class: "stone", r: 34 }, g);
+    const dot = svg("circle", { class: "dot", r: 12 }, g);
+    const cross = svg("path", { class: "cross", d: "M-22,-22 L22,22 M22,-22 L-22,22" }, g);
+    const hit = svg("circle", { class: "hit", r: 47, "data-point": p }, g);
+    const title = svg("title", {}, hit);
+    title.textContent = p;
+    hit.addEventListener("click", (e) => { e.preventDefault(); onPointClick(p); });
+    pointEls[p] = { g, ring, stone, dot, cross, hit };
+  }
+}
+
+// Draws `board` (point -> 'W'|'B'|'.') with marks: {selected, targets, captures, from, to,
+// cap, ghost (point: 'W'|'B' drawn translucent), clickable, preview}
+function drawBoard(board, marks) {
+  marks = marks || {};
+  for (const p of ORDER) {
+    const el = pointEls[p];
+    const c = board ? board[p] || "." : ".";
+    const ghost = marks.ghost && marks.ghost[p];
+    const s = ghost || c;
+    el.stone.setAttribute("class", "stone" + (s === "W" ? " white" : s === "B" ? " black" : " none") + (ghost ? " ghost" : ""));
+    el.hit.setAttribute("data-stone", c);
+    const ring = [];
+    if (marks.selected === p) ring.push("selected");
+    if (marks.from === p || marks.to === p) ring.push(marks.preview ? "preview" : "last");
+    if (marks.captures && marks.captures.has(p)) ring.push("capturable");
+    el.ring.setAttribute("class", "ring " + ring.join(" "));
+    el.dot.setAttribute("class", "dot" + (marks.targets && marks.targets.has(p) ? " target" : ""));
+    el.cross.setAttribute("class", "cross" + (marks.cap === p ? " on" : ""));
+    el.hit.setAttribute("class", "hit" + (marks.clickable && marks.clickable.has(p) ? " clickable" : ""));
+  }
+}
+
+// The legal moves of the current position, parsed.
+function legalMoves() {
+  if (!state.probe) return [];
+  return state.probe.moves.map((m) => ({ ...m, parsed: parseMove(m.move) })).filter((m) => m.parsed);
+}
+
+function render() {
+  const entry = current();
+  if (state.setup) {
+    const s = state.setup;
+    const all = new Set(ORDER);
+    drawBoard(s.board, { clickable: all });
+    hint("");
+    setupSummary();
+    return;
+  }
+  if (!entry) { drawBoard(null); hint(""); return; }
+  const pos = parsePosition(entry.position);
+  const board = pos ? pos.board : null;
+
+  if (state.hover) {
+    const after = parsePosition(state.hover.position);
+    const mv = state.hover.parsed;
+    const ghost = {};
+    if (mv.cap && board) ghost[mv.cap] = board[mv.cap];
+    if (mv.from && board) ghost[mv.from] = board[mv.from];
+    drawBoard(after ? after.board : board, { from: mv.from, to: mv.to, cap: mv.cap, ghost, preview: true });
+    hint("");
+    return;
+  }
+
+  const moves = legalMoves();
+  const marks = { clickable: new Set(), targets: new Set(), captures: new Set() };
+  const last = entry.move ? parseMove(entry.move) : null;
+  if (last) { marks.from = last.from; marks.to = last.to; }
+  const sel = state.sel;
+  let shown = board;
+  if (!sel) {
+    for (const m of moves) marks.clickable.add(m.parsed.from || m.parsed.to);
+  } else if (sel.to) {
+    // waiting for the capture: show the stone already moved
+    shown = { ...board };
+    const mover = entry.position.split(/\s+/)[1] === "w" ? "W" : "B";
+    if (sel.from) shown[sel.from] = ".";
+    shown[sel.to] = mover;
+    marks.from = sel.from; marks.to = sel.to;
+    for (const m of moves) {
+      if (m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.cap) {
+        marks.captures.add(m.parsed.cap);
+        marks.clickable.add(m.parsed.cap);
+      }
+    }
+  } else if (sel.from) {
+    marks.selected = sel.from;
+    marks.from = marks.to = null;
+    for (const m of moves) {
+      if (m.parsed.from === sel.from) { marks.targets.add(m.parsed.to); marks.clickable.add(m.parsed.to); }
+      if (m.parsed.from) marks.clickable.add(m.parsed.from);
+    }
+  }
+  drawBoard(shown, marks);
+  hint(sel && sel.to ? `Mill: click the ${otherName(entry.position)} stone to capture (Esc cancels).`
+    : sel && sel.from ? `${sel.from} selected: click its destination (Esc cancels).` : "");
+}
+
+function hint(text) { $("hint").textContent = text; }
+const otherName = (position) => (position.split(/\s+/)[1] === "w" ? "black" : "white");
+
+// ---------------------------------------------------------------------------------------
+// Side panel
+
+function renderInfo() {
+  const entry = current();
+  const p = state.probe;
+  const pos = entry ? parsePosition(entry.position) : null;
+  if (state.setup) {
+    $("value-words").textContent = "Set-up mode";
+    $("value-words").className = "";
+  } else if (p) {
+    $("value-words").textContent = valueWords(p);
+    $("value-words").className = p.result;
+  } else {
+    $("value-words").textContent = entry ? "…" : "";
+    $("value-words").className = "";
+  }
+  if (pos && !state.setup) {
+    $("side-to-move").innerHTML = `<span class="swatch ${pos.side === "w" ? "white" : "black"}"></span>${sideName(pos.side)} to move`;
+    const count = (c) => ORDER.filter((q) => pos.board[q] === c).length;
+    $("hands").textContent = pos.wh > 0 || pos.bh > 0
+      ? `In hand: White ${pos.wh} · Black ${pos.bh}`
+      : `Movement phase · on board: White ${count("W")} · Black ${count("B")}`;
+  } else {
+    $("side-to-move").textContent = "";
+    $("hands").textContent = "";
+  }
+  $("method").textContent = p && p.method && !state.setup ? `${p.method === "table" ? "from tables" : "by search"}${typeof p.seconds === "number" ? `, ${fmtSeconds(p.seconds)}` : ""}` : "";
+  $("undo").disabled = !!state.setup || state.index <= 0;
+  $("redo").disabled = !!state.setup || state.index >= state.history.length - 1;
+  $("best-line").textContent = state.anim ? "■ Stop" : "▶ Play best line";
+  $("best-line").disabled = !!state.setup || !p;
+  $("setup").disabled = !!state.setup;
+  const input = $("position-input");
+  if (entry && document.activeElement !== input) input.value = entry.position;
+  document.body.dataset.position = entry ? entry.position : "";
+  document.body.dataset.mode = state.setup ? "setup" : "play";
+}
+
+function fmtSeconds(s) {
+  return s < 1 ? `${(s * 1000).toFixed(s < 0.01 ? 2 : 0)} ms` : `${s.toFixed(2)} s`;
+}
+
+function renderMoves() {
+  const list = $("moves");
+  list.textContent = "";
+  const p = state.probe;
+  if (state.setup || !p) { $("move-count").textContent = ""; return; }
+  $("move-count").textContent = p.moves.length ? `(${p.moves.length})` : "";
+  if (!p.moves.length) {
+    const li = document.createElement("li");
+    li.className = "empty";
+    li.textContent = p.result === "loss" && p.plies === 0 ? "No moves: the game is over." : "No legal move.";
+    list.appendChild(li);
+    return;
+  }
+  for (const m of legalMoves()) {
+    const li = document.createElement("li");
+    li.className = `move ${m.result}`;
+    li.dataset.move = m.move;
+    li.dataset.result = m.result;
+    li.dataset.plies = m.plies === null || m.plies === undefined ? "" : String(m.plies);
+    li.dataset.position = m.position;
+    li.tabIndex = 0;
+    li.title = `${m.move}: ${m.result}${m.plies !== null ? ` in ${plies(m.plies)}` : ""} for ${sideName(p.side)} — click to play`;
+    const a = document.createElement("span"); a.className = "mv"; a.textContent = m.move;
+    const b = document.createElement("span"); b.className = "res"; b.textContent = m.result;
+    const c = document.createElement("span"); c.className = "plies"; c.textContent = m.plies === null ? "–" : String(m.plies);
+    li.append(a, b, c);
+    li.addEventListener("mouseenter", () => { state.hover = m; render(); });
+    li.addEventListener("mouseleave", () => { if (state.hover === m) { state.hover = null; render(); } });
+    li.addEventListener("focus", () => { state.hover = m; render(); });
+    li.addEventListener("blur", () => { if (state.hover === m) { state.hover = null; render(); } });
+    li.addEventListener("click", () => { stopAnim(); playMove(m); });
+    li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); stopAnim(); playMove(m); } });
+    list.appendChild(li);
+  }
+}
+
+function renderHistory() {
+  const list = $("history");
+  list.textContent = "";
+  state.history.forEach((h, i) => {
+    const li = document.createElement("li");
+    li.textContent = i === 0 || !h.move ? (i === 0 ? "start" : "position") : h.move;
+    if (i === state.index) li.className = "current";
+    if (i > state.index) li.classList.add("future");
+    li.title = h.position;
+    li.addEventListener("click", () => { stopAnim(); jump(i); });
+    list.appendChild(li);
+  });
+  const cur = list.querySelector(".current");
+  if (cur && cur.scrollIntoView && list.scrollHeight > list.clientHeight) cur.scrollIntoView({ block: "nearest" });
+}
+
+function renderAll() {
+  render();
+  renderInfo();
+  renderMoves();
+  renderHistory();
+}
+
+// ---------------------------------------------------------------------------------------
+// Navigation
+
+function setUrl(position) {
+  const url = `${location.pathname}?position=${encodeURIComponent(position)}`;
+  try { history.replaceState(null, "", url); } catch (e) { /* file:// */ }
+}
+
+// Shows history entry `index` and loads its probe. Resolves true once the probe is shown.
+async function show(index) {
+  state.index = index;
+  state.sel = null;
+  state.hover = null;
+  const entry = current();
+  state.probe = cache.get(entry.position) || null;
+  setUrl(entry.position);
+  renderAll();
+  if (state.probe) { done(entry); return true; }
+  const token = ++state.token;
+  setBusy(true);
+  try {
+    const p = await probe(entry.position);
+    if (token !== state.token) return false;
+    entry.position = p.position;
+    state.probe = p;
+    setUrl(p.position);
+    status("");
+    renderAll();
+    done(entry);
+    return true;
+  } catch (e) {
+    if (token !== state.token) return false;
+    status(errorText(e), "error");
+    renderAll();
+    return false;
+  } finally {
+    if (token === state.token) setBusy(false);
+  }
+}
+
+function done(entry) {
+  document.body.dataset.loaded = entry.position;
+  document.body.dataset.ready = "1";
+}
+
+function errorText(e) {
+  if (e.status === 503) return `Server busy or search too long: ${e.message}`;
+  if (e.status === 404) return `Missing table: ${e.message}`;
+  if (e.status === 400) return `Illegal position: ${e.message}`;
+  return e.message || String(e);
+}
+
+function push(position, move) {
+  state.history = state.history.slice(0, state.index + 1);
+  state.history.push({ position, move });
+  return show(state.history.length - 1);
+}
+
+function playMove(m) {
+  if (state.setup) return;
+  status("");
+  return push(m.position, m.move);
+}
+
+function jump(i) {
+  if (state.setup || i < 0 || i >= state.history.length || i === state.index) return;
+  status("");
+  show(i);
+}
+
+function undo() { stopAnim(); jump(state.index - 1); }
+function redo() { stopAnim(); jump(state.index + 1); }
+
+// Loads a position typed or pasted by the user: validated by the server first.
+async function loadPosition(text) {
+  stopAnim();
+  text = text.trim().replace(/\s+/g, " ");
+  if (!text) return;
+  setBusy(true);
+  try {
+    const p = await probe(text);
+    status("");
+    if (current() && current().position === p.position) { renderAll(); done(current()); return; }
+    await push(p.position, null);
+  } catch (e) {
+    status(errorText(e), "error");
+  } finally {
+    setBusy(false);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Clicking moves
+
+function onPointClick(p) {
+  if (state.setup) { setupClick(p); return; }
+  stopAnim();
+  if (!state.probe || state.index < 0) return;
+  const moves = legalMoves();
+  const sel = state.sel;
+  const choose = (cands) => {
+    const plain = cands.find((m) => !m.parsed.cap);
+    if (plain) { state.sel = null; playMove(plain); return true; }
+    if (cands.length) { state.sel = { from: cands[0].parsed.from, to: cands[0].parsed.to }; render(); return true; }
+    return false;
+  };
+  const start = () => {
+    // a first click: a placement point, or a stone that can move
+    const place = moves.filter((m) => !m.parsed.from && m.parsed.to === p);
+    if (choose(place)) return;
+    if (moves.some((m) => m.parsed.from === p)) { state.sel = { from: p, to: null }; render(); return; }
+    state.sel = null;
+    render();
+  };
+  if (!sel) { start(); return; }
+  if (sel.to) {
+    const m = moves.find((m) => m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.cap === p);
+    if (m) { state.sel = null; playMove(m); return; }
+    state.sel = null;
+    start();
+    return;
+  }
+  // a stone is selected: a destination, another stone, or nothing
+  if (p === sel.from) { state.sel = null; render(); return; }
+  if (choose(moves.filter((m) => m.parsed.from === sel.from && m.parsed.to === p))) return;
+  state.sel = null;
+  start();
+}
+
+function cancelSelection() {
+  if (state.sel) { state.sel = null; render(); }
+}
+
+// ---------------------------------------------------------------------------------------
+// Best line
+
+function stopAnim() {
+  if (state.anim) { state.anim.stop = true; state.anim = null; renderInfo(); }
+}
+
+async function bestLine() {
+  if (state.anim) { stopAnim(); return; }
+  const entry = current();
+  if (!entry || state.setup) return;
+  const anim = { stop: false };
+  state.anim = anim;
+  renderInfo();
+  let line;
+  try {
+    setBusy(true);
+    line = await api("/api/mainline", entry.position);
+  } catch (e) {
+    status(errorText(e), "error");
+    if (state.anim === anim) state.anim = null;
+    renderInfo();
+    return;
+  } finally {
+    setBusy(false);
+  }
+  const steps = line.mainline || [];
+  if (!steps.length) {
+    status(line.result === "draw" ? "A draw: best play goes on for ever, so there is no line to step through." : "The game is over.", "info");
+    state.anim = null;
+    renderInfo();
+    return;
+  }
+  status(`Best line: ${plies(steps.length)}.`, "info");
+  for (let i = 0; i < steps.length; i++) {
+    if (anim.stop || current() !== entry && i === 0) break;
+    await sleep(i === 0 ? 150 : STEP_MS);
+    if (anim.stop) break;
+    const ok = await push(steps[i].position, steps[i].move);
+    if (!ok || anim.stop) break;
+  }
+  if (state.anim === anim) { state.anim = null; renderInfo(); }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------
+// Set-up mode
+
+function enterSetup() {
+  stopAnim();
+  const pos = current() ? parsePosition(current().position) : null;
+  state.setup = pos
+    ? { board: { ...pos.board }, side: pos.side, wh: pos.wh, bh: pos.bh }
+    : { board: {}, side: "w", wh: 0, bh: 0 };
+  state.sel = null;
+  state.hover = null;
+  $("setup-side").value = state.setup.side;
+  $("setup-white-hand").value = state.setup.wh;
+  $("setup-black-hand").value = state.setup.bh;
+  $("setup-panel").hidden = false;
+  $("setup-error").hidden = true;
+  renderAll();
+}
+
+function leaveSetup() {
+  state.setup = null;
+  $("setup-panel").hidden = true;
+  $("setup-error").hidden = true;
+  renderAll();
+}
+
+function setupClick(p) {
+  const b = state.setup.board;
+  b[p] = b[p] === "W" ? "B" : b[p] === "B" ? "." : "W";
+  $("setup-error").hidden = true;
+  render();
+}
+
+function setupString() {
+  const s = state.setup;
+  const hand = (id) => {
+    const v = $(id).value.trim();
+    return /^\d+$/.test(v) ? parseInt(v, 10) : NaN;
+  };
+  s.side = $("setup-side").value;
+  s.wh = hand("setup-white-hand");
+  s.bh = hand("setup-black-hand");
+  return s;
+}
+
+// The string being set up and each side's stones, updated as the user edits.
+function setupSummary() {
+  const s = state.setup;
+  if (!s) return;
+  const num = (id) => { const v = $(id).value.trim(); return /^\d+$/.test(v) ? parseInt(v, 10) : 0; };
+  const wh = num("setup-white-hand"), bh = num("setup-black-hand");
+  const on = (c) => ORDER.filter((q) => s.board[q] === c).length;
+  const w = on("W"), b = on("B");
+  $("setup-position").textContent = formatPosition(s.board, $("setup-side").value, wh, bh);
+  $("setup-counts").textContent = `White ${w + wh} (${w} on board, ${wh} in hand) · Black ${b + bh} (${b} on board, ${bh} in hand)`;
+}
+
+function setupError(text) {
+  const el = $("setup-error");
+  el.textContent = text;
+  el.hidden = false;
+}
+
+async function setupDone() {
+  const s = setupString();
+  setupSummary();
+  if (Number.isNaN(s.wh) || Number.isNaN(s.bh)) { setupError("Stones in hand must be whole numbers from 0 to 9."); return; }
+  const text = formatPosition(s.board, s.side, s.wh, s.bh);
+  setBusy(true);
+  try {
+    const p = await probe(text);
+    leaveSetup();
+    status("");
+    await push(p.position, null);
+  } catch (e) {
+    setupError(e.status === 400 ? `Illegal position: ${e.message}` : errorText(e));
+  } finally {
+    setBusy(false);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Start-up and events
+
+function newGameOptions(info) {
+  const sel = $("new-game");
+  sel.textContent = "";
+  const add = (value, label) => {
+    const o = document.createElement("option");
+    o.value = value; o.textContent = label;
+    sel.appendChild(o);
+  };
+  add("", "choose…");
+  const starts = (info && info.starts) || [];
+  for (const s of starts) {
+    const [w, b] = s.split("-").map((n) => parseInt(n, 10));
+    if (w >= 0 && b >= 0) add(`........................ w ${w} ${b}`, `${s}${s === "9-9" ? " (standard)" : ""}`);
+  }
+  if (!starts.includes("9-9")) add(EMPTY_9, "9-9 (standard)");
+}
+
+function wire() {
+  $("undo").addEventListener("click", undo);
+  $("redo").addEventListener("click", redo);
+  $("best-line").addEventListener("click", bestLine);
+  $("setup").addEventListener("click", enterSetup);
+  $("setup-cancel").addEventListener("click", leaveSetup);
+  $("setup-done").addEventListener("click", setupDone);
+  $("setup-clear").addEventListener("click", () => { state.setup.board = {}; $("setup-error").hidden = true; render(); });
+  for (const id of ["setup-side", "setup-white-hand", "setup-black-hand"]) {
+    $(id).addEventListener("input", () => { $("setup-error").hidden = true; setupSummary(); });
+  }
+  $("position-form").addEventListener("submit", (e) => { e.preventDefault(); if (state.setup) leaveSetup(); loadPosition($("position-input").value); });
+  $("position-copy").addEventListener("click", copyPosition);
+  $("new-game").addEventListener("change", (e) => {
+    const v = e.target.value;
+    e.target.value = "";
+    if (v) { if (state.setup) leaveSetup(); loadPosition(v); }
+  });
+  document.addEventListener("keydown", (e) => {
+    const t = e.target;
+    const typing = t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA");
+    const key = e.key.toLowerCase();
+    if (key === "escape") {
+      if (typing) { t.blur(); }
+      stopAnim();
+      cancelSelection();
+      return;
+    }
+    if (typing || state.setup) return;
+    const mod = e.ctrlKey || e.metaKey;
+    if (mod && key === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
+    else if (mod && (key === "y" || (key === "z" && e.shiftKey))) { e.preventDefault(); redo(); }
+    else if (!mod && !e.altKey && e.key === "ArrowLeft") { e.preventDefault(); undo(); }
+    else if (!mod && !e.altKey && e.key === "ArrowRight") { e.preventDefault(); redo(); }
+  });
+  $("board").addEventListener("mouseleave", () => { if (state.hover) { state.hover = null; render(); } });
+}
+
+async function copyPosition() {
+  const input = $("position-input");
+  const text = current() ? current().position : input.value;
+  try {
+    await navigator.clipboard.writeText(text);
+    status("Position copied.", "info");
+  } catch (e) {
+    input.value = text;
+    input.select();
+    const ok = document.execCommand && document.execCommand("copy");
+    status(ok ? "Position copied." : "Select the position field and copy it.", "info");
+  }
+}
+
+async function init() {
+  buildBoard();
+  wire();
+  const fromUrl = new URLSearchParams(location.search).get("position");
+  let info = null;
+  try {
+    info = await api("/api/info");
+    state.info = info;
+    const n = info.tables;
+    $("db-info").textContent = `${info.db}: ${n} table${n === 1 ? "" : "s"}${info.starts && info.starts.length ? `, starts ${info.starts.join(", ")}` : ""}`;
+  } catch (e) {
+    $("db-info").textContent = "";
+  }
+  newGameOptions(info);
+  const start = (fromUrl && fromUrl.trim()) || (info && info.start_position) || EMPTY_9;
+  state.history = [{ position: start.trim().replace(/\s+/g, " "), move: null }];
+  const ok = await show(0);
+  if (!ok && fromUrl && info) {
+    // keep the faulty URL's message visible but give the user a board to play on
+    const msg = $("status").textContent;
+    state.history = [{ position: info.start_position || EMPTY_9, move: null }];
+    await show(0);
+    status(`${msg} (opened the start position instead)`, "error");
+  }
+}
+
+document.addEventListener("DOMContentLoaded", init);
