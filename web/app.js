@@ -100,7 +100,7 @@ async function api(path, position) {
 
 async function probe(position) {
   if (cache.has(position)) return cache.get(position);
-  const p = await api("/api/probe", position);
+  const p = await api("api/probe", position);
   if (cache.size > 2000) cache.clear();
   cache.set(position, p);
   cache.set(p.position, p);
@@ -156,7 +156,7 @@ function buildBoard() {
     svg("circle", { class: "spot", r: 9 }, g);
     const ring = svg("circle", { class: "ring", r: 45 }, g);
     const stone = svg("circle", { class: "stone", r: 34 }, g);
-    const dot = svg("circle", { class: "dot", r: 12 }, g);
+    const dot = svg("circle", { class: "dot", r: 15 }, g);
     const cross = svg("path", { class: "cross", d: "M-22,-22 L22,22 M22,-22 L-22,22" }, g);
     const hit = svg("circle", { class: "hit", r: 47, "data-point": p }, g);
     const title = svg("title", {}, hit);
@@ -182,7 +182,7 @@ function drawBoard(board, marks) {
     if (marks.from === p || marks.to === p) ring.push(marks.preview ? "preview" : "last");
     if (marks.captures && marks.captures.has(p)) ring.push("capturable");
     el.ring.setAttribute("class", "ring " + ring.join(" "));
-    el.dot.setAttribute("class", "dot" + (marks.targets && marks.targets.has(p) ? " target" : ""));
+    el.dot.setAttribute("class", "dot" + (marks.targets && marks.targets.has(p) ? ` target ${marks.targets.get(p)}` : ""));
     el.cross.setAttribute("class", "cross" + (marks.cap === p ? " on" : ""));
     el.hit.setAttribute("class", "hit" + (marks.clickable && marks.clickable.has(p) ? " clickable" : ""));
   }
@@ -220,7 +220,7 @@ function render() {
   }
 
   const moves = legalMoves();
-  const marks = { clickable: new Set(), targets: new Set(), captures: new Set() };
+  const marks = { clickable: new Set(), targets: new Map(), captures: new Set() };
   const last = entry.move ? parseMove(entry.move) : null;
   if (last) { marks.from = last.from; marks.to = last.to; }
   const sel = state.sel;
@@ -244,7 +244,11 @@ function render() {
     marks.selected = sel.from;
     marks.from = marks.to = null;
     for (const m of moves) {
-      if (m.parsed.from === sel.from) { marks.targets.add(m.parsed.to); marks.clickable.add(m.parsed.to); }
+      if (m.parsed.from === sel.from) {
+        // moves are listed best first: a destination takes the colour of its best move
+        if (!marks.targets.has(m.parsed.to)) marks.targets.set(m.parsed.to, m.result);
+        marks.clickable.add(m.parsed.to);
+      }
       if (m.parsed.from) marks.clickable.add(m.parsed.from);
     }
   }
@@ -270,7 +274,7 @@ function renderInfo() {
     $("value-words").textContent = valueWords(p);
     $("value-words").className = p.result;
   } else {
-    $("value-words").textContent = entry ? "…" : "";
+    $("value-words").textContent = entry ? "Looking up…" : "";
     $("value-words").className = "";
   }
   if (pos && !state.setup) {
@@ -508,7 +512,7 @@ async function bestLine() {
   let line;
   try {
     setBusy(true);
-    line = await api("/api/mainline", entry.position);
+    line = await api("api/mainline", entry.position);
   } catch (e) {
     status(errorText(e), "error");
     if (state.anim === anim) state.anim = null;
@@ -696,7 +700,7 @@ async function init() {
   const fromUrl = new URLSearchParams(location.search).get("position");
   let info = null;
   try {
-    info = await api("/api/info");
+    info = await api("api/info");
     state.info = info;
     const n = info.tables;
     $("db-info").textContent = `${info.db}: ${n} table${n === 1 ? "" : "s"}${info.starts && info.starts.length ? `, starts ${info.starts.join(", ")}` : ""}`;
