@@ -264,7 +264,10 @@ impl Tablebase {
     /// open. Panics if a count of `sub` is above 9 (see [`Sector`]).
     pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
         let sub: Sector = sub.into();
-        let cell = &self.files[sector_slot(sub)];
+        // Fields are public, so a sector may be out of range: an error, not a panic.
+        let Some(cell) = self.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= 9) else {
+            return Err(TableError::NoSuchSector(sub));
+        };
         if let Some(t) = cell.get() {
             return Ok(t);
         }

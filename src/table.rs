@@ -124,6 +124,9 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
     },
+    /// A sector built by hand with more than 9 stones of a kind: no table can hold it.
+    #[error("sector {0} does not exist: a side has at most 9 stones on the board and in hand")]
+    NoSuchSector(Sector),
 }
 
 impl TableError {

@@ -3,7 +3,7 @@
 use morris::generate::{self, Options};
 use morris::solver::NoProgress;
 use morris::table::{table_path, TableError, TableFile};
-use morris::Subspace;
+use morris::{Sector, Subspace};
 use std::fs;
 use std::path::Path;
 
@@ -248,4 +248,17 @@ fn a_second_solve_on_the_same_directory_is_refused() {
     assert!(err.to_string().contains("another `morris solve`"), "{err}");
     drop(lock);
     solve(dir.path(), 6);
+}
+
+#[test]
+fn a_sector_out_of_range_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let tb = morris::probe::Tablebase::open(dir.path()).unwrap();
+    for bad in [Sector { s: 12, o: 3, sh: 0, oh: 0 }, Sector { s: 0, o: 10, sh: 0, oh: 0 }, Sector { s: 3, o: 3, sh: 0, oh: 200 }] {
+        match tb.table(bad) {
+            Err(morris::table::TableError::NoSuchSector(x)) => assert_eq!(x, bad),
+            Err(e) => panic!("{bad}: {e}"),
+            Ok(_) => panic!("{bad} opened"),
+        }
+    }
 }

@@ -62,7 +62,7 @@ impl IntoResponse for ApiError {
 impl From<ProbeError> for ApiError {
     fn from(e: ProbeError) -> ApiError {
         let status = match &e {
-            ProbeError::Position(_) => StatusCode::BAD_REQUEST,
+            ProbeError::Position(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
             ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) => StatusCode::NOT_FOUND,
             ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
