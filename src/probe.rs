@@ -449,8 +449,9 @@ impl Tablebase {
         let Some(n) = self.probe(&at)?.plies() else { return Ok(line) };
         for _ in 0..n {
             let Some((mv, next, v)) = self.probe_moves(&at)?.into_iter().next() else { break };
+            // A win in 1 may end the game: the position after it is lost, with no table.
             let child_value = match v {
-                Value::Win(1) if sector_of(&next).is_err() => Value::Loss(0),
+                Value::Win(1) if matches!(sector_of(&next), Ok(None)) => Value::Loss(0),
                 _ => self.probe(&next)?,
             };
             line.push((mv, next, child_value));
@@ -462,7 +463,7 @@ impl Tablebase {
     /// Every legal move with the position it leads to, and whether it captures the
     /// opponent down to two stones (a win at once, with no table to read).
     fn children(pos: &Position) -> Vec<(Move, Position, bool)> {
-        pos.children().into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && sector_of(&child).is_err())).collect()
+        pos.children().into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && matches!(sector_of(&child), Ok(None)))).collect()
     }
 
     /// Every legal move with the position it leads to and its value for the side that
