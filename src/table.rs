@@ -649,6 +649,16 @@ impl TableFile {
         Ok(())
     }
 
+    /// Decodes block `k` (slots from `k * block_size`) into `out`, resized to the block's
+    /// length, and checks the block's checksum: for readers that stream a table one
+    /// block at a time rather than hold all of it.
+    pub fn read_block(&self, k: usize, out: &mut Vec<u8>) -> Result<(), TableError> {
+        self.entry(k)?;
+        out.clear();
+        out.resize(self.block_len(k), 0);
+        self.decode_block(k, out)
+    }
+
     /// Decompresses the whole table, checking every block and the content checksum.
     pub fn read_all(&self) -> Result<Vec<u8>, TableError> {
         let mut out = vec![0u8; self.header.entries as usize];

@@ -10,6 +10,7 @@ macro_rules! out {
 
 mod board;
 mod draw;
+mod plot;
 mod probe;
 mod progress;
 mod serve;

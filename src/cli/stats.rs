@@ -18,6 +18,11 @@ pub struct Args {
     /// content checksum against the values (slower: reads all the data).
     #[arg(long)]
     check: bool,
+    /// Also draw every table into FILE, an SVG: a bar of its win, draw and loss shares
+    /// (from the header) and a histogram of its depths (decoded from the table, so this
+    /// reads all the data). The figures are printed as usual, then one line naming FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
+    plot: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -29,6 +34,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
         .collect();
     sectors.sort_by_key(|x| (!x.is_movement(), x.sh + x.oh, x.s + x.o, x.s, x.o, x.sh));
+    // Created first, so an unwritable plot file fails before any work.
+    let plot = args.plot.as_deref().map(super::plot::Plot::create).transpose()?;
+    let mut plotted = Vec::new();
     let mut found = 0;
     // Positions, WLD bytes, file bytes: movement tables, then placement tables.
     let mut totals = [(0u64, 0u64, 0u64); 2];
@@ -65,6 +73,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             out!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3} {:>9.3}", sub.to_string(), s.positions, s.wins, s.draws, s.losses, s.max_win, s.max_loss, t.file_size(), bits, wld_bits);
         }
+        if plot.is_some() {
+            plotted.push(t);
+        }
     }
     if found == 0 {
         anyhow::bail!("no tables in {}; run `morris solve` first", args.db.display());
@@ -75,6 +86,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let per = |b: u64| b as f64 * 8.0 / t.0.max(1) as f64;
             out!("{name}: {} positions, {} bytes ({} in WLD planes): {:.3} bits per position (WLD plane alone {:.3})", t.0, t.2, t.1, per(t.2), per(t.1));
         }
+    }
+    if let Some(plot) = plot {
+        let line = plot.finish(&args.db, &plotted)?;
+        out!("{line}");
     }
     Ok(ExitCode::SUCCESS)
 }
