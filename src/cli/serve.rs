@@ -77,6 +77,10 @@ const STYLE_CSS: &str = include_str!("../../web/style.css");
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.timeout > 0.0 && args.timeout.is_finite(), "--timeout must be a positive number of seconds");
     let tb = Tablebase::open(&args.db)?;
+    let tables = std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count();
+    if tables == 0 {
+        eprintln!("warning: no tables in {}: every probe will fail until you run `morris solve --db {}`", args.db.display(), args.db.display());
+    }
     let app = Arc::new(App {
         tb,
         timeout: Duration::from_secs_f64(args.timeout),
