@@ -228,3 +228,33 @@ fn pages_cors_and_info() {
     assert_eq!(info["starts"], serde_json::json!(["3-3"]));
     assert_eq!(info["start_position"], "........................ w 3 3");
 }
+
+#[test]
+fn many_concurrent_clients_all_get_answers() {
+    let server = Server::start(whole_game(), &[]);
+    // Positions of one game, then 16 clients asking for them at once, in turn.
+    let mut positions = vec!["........................ w 3 3".to_string()];
+    loop {
+        let (_, j) = server.json(&probe_path(positions.last().unwrap()));
+        let moves = j["moves"].as_array().unwrap();
+        if moves.is_empty() || positions.len() > 30 {
+            break;
+        }
+        positions.push(moves[moves.len() / 2]["position"].as_str().unwrap().to_string());
+    }
+    let server = &server;
+    let positions = &positions;
+    std::thread::scope(|s| {
+        for client in 0..16 {
+            s.spawn(move || {
+                for k in 0..40 {
+                    let pos = &positions[(client * 7 + k) % positions.len()];
+                    let path = if k % 5 == 0 { format!("/api/mainline?position={}", encode(pos)) } else { probe_path(pos) };
+                    let (status, j) = server.json(&path);
+                    assert_eq!(status, 200, "{path}: {j}");
+                    assert_eq!(j["position"].as_str(), Some(pos.as_str()));
+                }
+            });
+        }
+    });
+}
