@@ -5,6 +5,7 @@
 //! with depth to the end of the game in plies.
 
 pub mod combin;
+pub mod cpu;
 pub mod generate;
 pub mod geometry;
 pub mod index;

@@ -60,7 +60,7 @@ pub fn targets(mover: Bits, from: usize, empty: Bits) -> Bits {
 
 /// Calls `f(move, child_mover, child_opp)` for every legal movement-phase move.
 /// A child after a capture has one stone fewer for its side to move.
-#[inline]
+#[inline(always)]
 pub fn for_each_move(mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     let empty = !(mover | opp) & FULL;
     let rem = removable(opp);
