@@ -1,7 +1,10 @@
 //! Criterion benches for the hot paths: index, unindex, move and unmove generation,
-//! and a small full solve. Throughput is reported per position.
+//! and a small full solve. Throughput is reported per position. Loops are wrapped in
+//! `fast!`, as the solver's are, so they run the code path the processor allows
+//! (`MORRIS_NO_BMI2=1` measures the portable one).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use morris::cpu::fast;
 use morris::index::SubspaceIndex;
 use morris::movegen::{for_each_move, for_each_unmove};
 use morris::solver::{solve_unit, NoProgress};
@@ -29,15 +32,16 @@ fn sample(sub: Subspace) -> (SubspaceIndex, Vec<(u32, u32)>, Vec<u64>) {
 }
 
 fn bench_index(c: &mut Criterion) {
+    eprintln!("code path: {}", morris::cpu::describe());
     let mut g = c.benchmark_group("index");
     g.throughput(Throughput::Elements(N as u64));
     for name in ["3-3", "8-8", "9-7"] {
         let (idx, positions, slots) = sample(name.parse().unwrap());
         g.bench_function(format!("index {name}"), |b| {
-            b.iter(|| positions.iter().map(|&(m, o)| idx.index(m, o)).fold(0u64, |a, i| a ^ i))
+            b.iter(|| fast!(positions.iter().map(|&(m, o)| idx.index(m, o)).fold(0u64, |a, i| a ^ i)))
         });
         g.bench_function(format!("unindex {name}"), |b| {
-            b.iter(|| slots.iter().map(|&i| idx.unindex(i)).fold(0u32, |a, (m, o)| a ^ m ^ o))
+            b.iter(|| fast!(slots.iter().map(|&i| idx.unindex(i)).fold(0u32, |a, (m, o)| a ^ m ^ o)))
         });
     }
     g.finish();
@@ -60,8 +64,8 @@ fn bench_pext(c: &mut Criterion) {
         .collect();
     let mut g = c.benchmark_group("pext");
     g.throughput(Throughput::Elements(N as u64));
-    g.bench_function("pext (build's default)", |b| b.iter(|| pairs.iter().fold(0u32, |a, &(v, m)| a ^ pext(black_box(v), m))));
-    g.bench_function("pext by byte tables", |b| b.iter(|| pairs.iter().fold(0u32, |a, &(v, m)| a ^ pext_table(black_box(v), m))));
+    g.bench_function("pext (run-time choice)", |b| b.iter(|| fast!(pairs.iter().fold(0u32, |a, &(v, m)| a ^ pext(black_box(v), m)))));
+    g.bench_function("pext by byte tables", |b| b.iter(|| fast!(pairs.iter().fold(0u32, |a, &(v, m)| a ^ pext_table(black_box(v), m)))));
     g.finish();
 }
 
@@ -72,20 +76,24 @@ fn bench_moves(c: &mut Criterion) {
         let (_, positions, _) = sample(name.parse().unwrap());
         g.bench_function(format!("moves {name}"), |b| {
             b.iter(|| {
-                let mut n = 0u32;
-                for &(m, o) in &positions {
-                    for_each_move(m, o, |_, cm, co| n = n.wrapping_add(cm ^ co));
-                }
-                black_box(n)
+                fast!({
+                    let mut n = 0u32;
+                    for &(m, o) in &positions {
+                        for_each_move(m, o, |_, cm, co| n = n.wrapping_add(cm ^ co));
+                    }
+                    black_box(n)
+                })
             })
         });
         g.bench_function(format!("unmoves {name}"), |b| {
             b.iter(|| {
-                let mut n = 0u32;
-                for &(m, o) in &positions {
-                    for_each_unmove(m, o, |pm, po| n = n.wrapping_add(pm ^ po));
-                }
-                black_box(n)
+                fast!({
+                    let mut n = 0u32;
+                    for &(m, o) in &positions {
+                        for_each_unmove(m, o, |pm, po| n = n.wrapping_add(pm ^ po));
+                    }
+                    black_box(n)
+                })
             })
         });
     }

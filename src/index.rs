@@ -13,7 +13,7 @@
 //! non-minimal `B`s are then never used: they are holes (1.9% of all slots over the 49
 //! subspaces), which table files store as draws and statistics skip.
 
-use crate::combin::{binom, pdep, pext, rank, unrank};
+use crate::combin::{binom, rank, unrank, BitOps};
 use crate::geometry::{Bits, FULL};
 use crate::subspace::Subspace;
 use crate::symmetry;
@@ -140,6 +140,7 @@ pub struct SubspaceIndex {
     /// Slots per orbit of the first set.
     per_orbit: u64,
     orbits: &'static SetOrbits,
+    bits: BitOps,
 }
 
 impl SubspaceIndex {
@@ -156,7 +157,7 @@ impl SubspaceIndex {
         let (s, o) = (s as usize, o as usize);
         let first_is_mover = Self::slots_for(s, o) <= Self::slots_for(o, s);
         let (ka, kb) = if first_is_mover { (s, o) } else { (o, s) };
-        SubspaceIndex { sub, first_is_mover, kb, per_orbit: binom(24 - ka, kb), orbits: SetOrbits::get(ka) }
+        SubspaceIndex { sub, first_is_mover, kb, per_orbit: binom(24 - ka, kb), orbits: SetOrbits::get(ka), bits: BitOps::detect() }
     }
 
     fn slots_for(ka: usize, kb: usize) -> u64 {
@@ -173,7 +174,7 @@ impl SubspaceIndex {
     }
 
     /// Slot of the position with `mover` and `opp` stones (side to move first).
-    #[inline]
+    #[inline(always)]
     pub fn index(&self, mover: Bits, opp: Bits) -> u64 {
         let (a, b) = if self.first_is_mover { (mover, opp) } else { (opp, mover) };
         debug_assert_eq!(a & b, 0);
@@ -181,14 +182,14 @@ impl SubspaceIndex {
         let orbit = (e >> 4) as usize;
         let b = symmetry::apply((e & 15) as usize, b);
         let free = !self.orbits.reps[orbit] & FULL;
-        let mut r = rank(pext(b, free));
+        let mut r = rank(self.bits.pext(b, free));
         let st = self.orbits.stab[orbit];
         if st != 1 {
             let mut rest = st & !1;
             while rest != 0 {
                 let h = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                r = r.min(rank(pext(symmetry::apply(h, b), free)));
+                r = r.min(rank(self.bits.pext(symmetry::apply(h, b), free)));
             }
         }
         orbit as u64 * self.per_orbit + r
@@ -198,7 +199,7 @@ impl SubspaceIndex {
     /// side to move's stones (`mover_fixed`) or the opponent's, when that set is this
     /// index's first set. Move generation keeps one side fixed, so this saves the
     /// canonicalisation for all but the first child.
-    #[inline]
+    #[inline(always)]
     pub fn prepare(&self, fixed: Bits, fixed_is_mover: bool) -> Option<Prepared> {
         if fixed_is_mover != self.first_is_mover {
             return None;
@@ -217,13 +218,13 @@ impl SubspaceIndex {
     #[inline(always)]
     pub fn index_prepared(&self, p: &Prepared, second: Bits) -> u64 {
         let b = symmetry::apply(p.g as usize, second);
-        let mut r = rank(pext(b, p.free));
+        let mut r = rank(self.bits.pext(b, p.free));
         if p.stab != 1 {
             let mut rest = p.stab & !1;
             while rest != 0 {
                 let h = rest.trailing_zeros() as usize;
                 rest &= rest - 1;
-                r = r.min(rank(pext(symmetry::apply(h, b), p.free)));
+                r = r.min(rank(self.bits.pext(symmetry::apply(h, b), p.free)));
             }
         }
         p.base + r
@@ -240,12 +241,12 @@ impl SubspaceIndex {
 
     /// A position (mover, opponent) whose slot is `i`, or, for a hole, of the slot's
     /// orbit (so `index(unindex(i)) != i` exactly for holes).
-    #[inline]
+    #[inline(always)]
     pub fn unindex(&self, i: u64) -> (Bits, Bits) {
         let orbit = (i / self.per_orbit) as usize;
         let r = i % self.per_orbit;
         let a = self.orbits.reps[orbit];
-        let b = pdep(unrank(r, self.kb), !a & FULL);
+        let b = self.bits.pdep(unrank(r, self.kb), !a & FULL);
         if self.first_is_mover {
             (a, b)
         } else {
@@ -275,7 +276,7 @@ impl SubspaceIndex {
                 }
             }
             let a = self.orbits.reps[orbit];
-            let b = pdep(comp, free);
+            let b = self.bits.pdep(comp, free);
             if self.first_is_mover {
                 (i, a, b)
             } else {
@@ -285,7 +286,7 @@ impl SubspaceIndex {
     }
 
     /// Whether slot `i` holds no position of its own (see the module docs).
-    #[inline]
+    #[inline(always)]
     pub fn is_hole(&self, i: u64) -> bool {
         let orbit = (i / self.per_orbit) as usize;
         if self.orbits.stab[orbit] == 1 {
@@ -302,10 +303,10 @@ impl SubspaceIndex {
         let holes: u64 = (0..self.orbits.count())
             .into_par_iter()
             .filter(|&o| self.orbits.stab[o] != 1)
-            .map(|o| {
+            .map(|o| crate::cpu::fast!({
                 let base = o as u64 * self.per_orbit;
                 (base..base + self.per_orbit).filter(|&i| self.is_hole(i)).count() as u64
-            })
+            }))
             .sum();
         self.len() - holes
     }
@@ -335,5 +336,52 @@ mod tests {
         let slots: u64 = Subspace::all().map(|s| SubspaceIndex::new(s).len()).sum();
         assert!(slots as f64 <= 1.04 * 8_904_593_601f64, "{slots}");
         assert!(slots >= 8_904_593_601);
+    }
+
+    /// Slots, positions and walks of every board, on the path this processor allows
+    /// and on the portable one (see `cpu`); the two must agree exactly.
+    fn sample_every_board() -> Vec<u64> {
+        crate::cpu::fast!({
+            let mut out = Vec::new();
+            let mut x = 0x9E3779B97F4A7C15u64;
+            let mut next = move || {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            };
+            for (s, o) in (0..=9u8).flat_map(|s| (0..=9u8).map(move |o| (s, o))) {
+                let idx = SubspaceIndex::board(s, o);
+                for _ in 0..300 {
+                    // A random position with `s` and `o` stones, from a random slot's
+                    // position moved by a random symmetry.
+                    let i = next() % idx.len();
+                    let (m, p) = idx.unindex(i);
+                    let g = (next() % symmetry::COUNT as u64) as usize;
+                    let (gm, gp) = (symmetry::apply(g, m), symmetry::apply(g, p));
+                    let j = idx.index(gm, gp);
+                    assert!(j == i || idx.may_be_hole(i), "{s}-{o}: slot {i} came back as {j}");
+                    assert_eq!(idx.index(m, p), j, "{s}-{o}: the index is a class function");
+                    out.extend([i, j, (m as u64) << 24 | p as u64, idx.is_hole(i) as u64]);
+                }
+                let start = next() % idx.len();
+                for (i, m, p) in idx.walk(start, (start + 100).min(idx.len())) {
+                    assert_eq!((m, p), idx.unindex(i));
+                    out.push((m as u64) << 24 | p as u64);
+                }
+            }
+            out
+        })
+    }
+
+    #[test]
+    fn portable_path_gives_the_same_slots() {
+        crate::cpu::force_portable(false);
+        let detected = sample_every_board();
+        crate::cpu::force_portable(true);
+        assert_eq!(crate::cpu::describe(), "portable");
+        let portable = sample_every_board();
+        crate::cpu::force_portable(false);
+        assert!(detected == portable, "the code paths disagree");
     }
 }

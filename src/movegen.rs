@@ -100,7 +100,7 @@ pub fn targets(mover: Bits, from: usize, empty: Bits) -> Bits {
 /// The child is given from its own side to move's point of view: `child_mover` is the
 /// old `opp` (less the captured stone) and `child_opp` the old `mover` after the move.
 /// No call at all means the side to move is blocked (see [`is_blocked`]).
-#[inline]
+#[inline(always)]
 pub fn for_each_move(mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     let empty = !(mover | opp) & FULL;
     let rem = removable(opp);

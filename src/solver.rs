@@ -80,7 +80,7 @@ impl Stats {
         values
             .par_chunks(CHUNK)
             .enumerate()
-            .map(|(c, chunk)| {
+            .map(|(c, chunk)| crate::cpu::fast!({
                 let mut st = Stats::default();
                 for (k, &b) in chunk.iter().enumerate() {
                     let i = (c * CHUNK + k) as u64;
@@ -101,7 +101,7 @@ impl Stats {
                     }
                 }
                 st
-            })
+            }))
             .reduce(Stats::default, |a, b| Stats {
                 positions: a.positions + b.positions,
                 wins: a.wins + b.wins,
@@ -209,7 +209,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
         let (index, value, counter) = (&m.index, &m.value, &m.counter);
         let frontier = &frontier;
         let opp_orbits = SetOrbits::get(sub.o as usize);
-        m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| {
+        m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| crate::cpu::fast!({
             let mut kids = [0u64; 64];
             let mut decided: Vec<(u16, u32)> = Vec::new();
             let first = (c * CHUNK) as u64;
@@ -223,7 +223,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                 let prep = target_index.prepare(opp, true);
                 let (mut last_capturer, mut cap_prep) = (0 as crate::geometry::Bits, None);
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
-                for_each_move(mover, opp, |mv, cm, co| {
+                for_each_move(mover, opp, #[inline(always)] |mv, cm, co| {
                     any = true;
                     if mv.capture == NONE {
                         kids[n] = target_index.index_with(&prep, cm, co);
@@ -265,7 +265,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
             }
             frontier.flush(j, &mut decided);
             progress.advance(cap_chunk.len() as u64);
-        });
+        }));
     }
 
     for d in 0..=256u16 {
@@ -282,7 +282,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
             let parent = &members[child.target];
             let frontier = &frontier;
             let mover_orbits = SetOrbits::get(child.index.sub.s as usize);
-            list.par_chunks(CHUNK / 4).for_each(|slots| {
+            list.par_chunks(CHUNK / 4).for_each(|slots| crate::cpu::fast!({
                 let mut preds = [0u64; 256];
                 let mut decided: Vec<(u16, u32)> = Vec::new();
                 for &i in slots {
@@ -294,7 +294,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                     let mut k = 0;
                     // Parents keep this position's mover as their opponent.
                     let prep = parent.index.prepare(mover, false);
-                    for_each_unmove(mover, opp, |pm, po| {
+                    for_each_unmove(mover, opp, #[inline(always)] |pm, po| {
                         let p = parent.index.index_with(&prep, pm, po);
                         prefetch(&parent.value[p as usize]);
                         prefetch(&parent.counter[p as usize]);
@@ -336,7 +336,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                 }
                 frontier.flush(child.target, &mut decided);
                 progress.advance(slots.len() as u64);
-            });
+            }));
         }
     }
 

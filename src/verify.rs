@@ -73,7 +73,7 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
         let (checked, bad): (u64, u64) = values
             .par_chunks(1 << 14)
             .enumerate()
-            .map(|(c, chunk)| {
+            .map(|(c, chunk)| crate::cpu::fast!({
                 let (mut checked, mut bad) = (0u64, 0u64);
                 let start = (c << 14) as u64;
                 // Child slots of one position: found first and prefetched, read after.
@@ -87,7 +87,7 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
                     let prep = mirror.0.prepare(o, true);
                     at.clear();
                     let mut wins_now = false;
-                    for_each_move(m, o, |_, cm, co| {
+                    for_each_move(m, o, #[inline(always)] |_, cm, co| {
                         if cm.count_ones() < 3 {
                             wins_now = true;
                         } else if co.count_ones() == sub.s as u32 && cm.count_ones() == sub.o as u32 {
@@ -131,7 +131,7 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
                 }
                 progress.advance(chunk.len() as u64);
                 (checked, bad)
-            })
+            }))
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         out.checked += checked;
         out.mismatch_count += bad;
@@ -175,7 +175,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
     let (checked, bad): (u64, u64) = values
         .par_chunks(1 << 14)
         .enumerate()
-        .map(|(c, chunk)| {
+        .map(|(c, chunk)| crate::cpu::fast!({
             let (mut checked, mut bad) = (0u64, 0u64);
             let start = (c << 14) as u64;
             for ((i, m, o), &byte) in idx.walk(start, start + chunk.len() as u64).zip(chunk) {
@@ -183,7 +183,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
                     continue;
                 }
                 let mut best: Option<Value> = None;
-                for_each_ply_move(ply, m, o, |mv, after, opp_after| {
+                for_each_ply_move(ply, m, o, #[inline(always)] |mv, after, opp_after| {
                     // The child, from its own side to move's point of view.
                     let child = Sector::new(
                         opp_after.count_ones() as u8,
@@ -217,7 +217,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
             }
             progress.advance(chunk.len() as u64);
             (checked, bad)
-        })
+        }))
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     Outcome { checked, mismatches: found.into_inner().unwrap(), mismatch_count: bad }
 }

@@ -252,6 +252,40 @@ fn whole_game_tables_of_a_small_start() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
 }
 
+/// The portable code path (`MORRIS_NO_BMI2=1`, see `src/cpu.rs`) writes the same tables
+/// as the one this processor allows, and verifies them.
+#[test]
+fn portable_path_writes_the_same_tables() {
+    let solve = |portable: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_morris"));
+        cmd.args(["solve", "--db", dir.path().to_str().unwrap(), "--start", "4-4", "--quiet"]);
+        if portable {
+            cmd.env("MORRIS_NO_BMI2", "1");
+        } else {
+            cmd.env_remove("MORRIS_NO_BMI2");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{}", text(&out));
+        dir
+    };
+    let (detected, portable) = (solve(false), solve(true));
+    let mut names: Vec<_> = fs::read_dir(detected.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.retain(|n| n.to_string_lossy().ends_with(".mtb"));
+    names.sort();
+    assert!(names.len() > 10, "{names:?}");
+    for name in &names {
+        let (a, b) = (fs::read(detected.path().join(name)).unwrap(), fs::read(portable.path().join(name)).unwrap());
+        assert!(a == b, "{name:?} differs between the code paths");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["verify", "--db", detected.path().to_str().unwrap()])
+        .env("MORRIS_NO_BMI2", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success() && text(&out).contains(" 0 mismatches"), "{}", text(&out));
+}
+
 #[test]
 fn bad_input_never_panics_and_scripts_get_json() {
     // A single position with --json: the error is a JSON object, exit status 2.

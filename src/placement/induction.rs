@@ -53,25 +53,25 @@ pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Pr
     let capture = sector.after_capture().map(|c| Target { index: c.index(), values: tables.values(c) });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
-    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
+    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| crate::cpu::fast!({
         let start = (c * CHUNK) as u64;
         let mut at = [0u64; MAX_CHILDREN];
         for ((_, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
             *slot = value_of(sector, m, o, &plain, capture.as_ref(), &mut at);
         }
         progress.advance(chunk.len() as u64);
-    });
+    }));
     out
 }
 
 /// The value byte of the position `(mover, opp)` of `sector`.
-#[inline]
+#[inline(always)]
 fn value_of(sector: Sector, mover: Bits, opp: Bits, plain: &Target, capture: Option<&Target>, at: &mut [u64; MAX_CHILDREN]) -> u8 {
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // Every non-capturing child has the same side to move, the current opponent.
     let prep = plain.index.prepare(opp, true);
     let (mut n, mut wins_now) = (0usize, false);
-    for_each_ply_move(ply, mover, opp, |mv, after, opp_after| {
+    for_each_ply_move(ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
         if mv.capture == NONE {
             let i = plain.index.index_with(&prep, opp_after, after);
             prefetch(plain.values.as_ptr().wrapping_add(i as usize));

@@ -127,7 +127,7 @@ impl MovementTables {
 
     /// Where the value of `(mover, opp)` is stored, so that a caller can prefetch many
     /// before reading any. `None` when the side to move is down to two stones.
-    #[inline]
+    #[inline(always)]
     pub fn locate(&self, mover: Bits, opp: Bits) -> Option<&u8> {
         if mover.count_ones() < 3 {
             return None;
@@ -139,7 +139,7 @@ impl MovementTables {
     }
 
     /// Like `locate`, in the packed result tables: the byte and the code's shift.
-    #[inline]
+    #[inline(always)]
     pub fn locate_wld(&self, mover: Bits, opp: Bits) -> Option<(&u8, u32)> {
         if mover.count_ones() < 3 {
             return None;
@@ -239,9 +239,10 @@ impl Ply {
 
 /// Calls `f(move, mover_after, opp_after)` for every move of the side to move at a ply
 /// (placements while it has stones in hand, moves after), from its own point of view.
+#[inline(always)]
 pub(crate) fn for_each_ply_move(ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move(mover, opp, |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move(mover, opp, #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
         return;
     }
     let empty = !(mover | opp) & FULL;

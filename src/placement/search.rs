@@ -85,7 +85,7 @@ pub struct Searcher<'a> {
 /// count (orbit numbers are per count) and both hands, all from the side to move's point
 /// of view. A value depends on nothing else (not on colour, nor on the root), so one
 /// table serves any number of searches.
-#[inline]
+#[inline(always)]
 fn key(ply: Ply, mover: Bits, opp: Bits) -> u64 {
     let k = mover.count_ones();
     let (orbit, b) = SetOrbits::get(k as usize).canonical_pair(mover, opp);
@@ -95,8 +95,9 @@ fn key(ply: Ply, mover: Bits, opp: Bits) -> u64 {
 
 /// The best score over children that are movement positions, stopping at `beta`.
 /// Every child's entry is located (and prefetched) before any is read, so that their
-/// cache misses overlap.
-#[inline]
+/// cache misses overlap. Inlined whole, loop included (no `collect`), so that the index
+/// computations land in the search's `fast!` copy.
+#[inline(always)]
 fn best_of_leaves<'t, A: Copy>(
     children: &[Child],
     beta: i32,
@@ -104,13 +105,14 @@ fn best_of_leaves<'t, A: Copy>(
     byte: impl Fn(A) -> Option<&'t u8>,
     score: impl Fn(A) -> i32,
 ) -> i32 {
-    let at: Vec<A> = children.iter().map(|c| {
+    let mut at: Vec<A> = Vec::with_capacity(children.len());
+    for c in children {
         let a = locate(c);
         if let Some(p) = byte(a) {
             prefetch(p);
         }
-        a
-    }).collect();
+        at.push(a);
+    }
     let mut best = -INF;
     for a in at {
         best = best.max(shrink(-score(a)));
@@ -198,7 +200,13 @@ impl<'a> Searcher<'a> {
     /// Fail-soft alpha-beta: the exact score if it lies strictly inside (alpha, beta),
     /// else a bound on the same side of the window. The node is not terminal and `t`
     /// is a placement-phase ply.
-    fn search(&self, t: usize, mover: Bits, opp: Bits, key: u64, mut alpha: i32, mut beta: i32) -> i32 {
+    fn search(&self, t: usize, mover: Bits, opp: Bits, key: u64, alpha: i32, beta: i32) -> i32 {
+        // The recursion goes through here, so each node picks the code path anew.
+        crate::cpu::fast!(self.node(t, mover, opp, key, alpha, beta))
+    }
+
+    #[inline(always)]
+    fn node(&self, t: usize, mover: Bits, opp: Bits, key: u64, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes.fetch_add(1, Relaxed);
         if let Some(b) = self.bounds(key) {
             if b.lower >= beta || b.lower == b.upper {
@@ -241,10 +249,10 @@ impl<'a> Searcher<'a> {
             children.sort_unstable_by_key(|c| -c.order);
             let best = if key & WLD_ONLY != 0 {
                 let score = |a| [-100_000, 0, WIN_NOW][(MovementTables::read_wld(a) + 1) as usize];
-                best_of_leaves(&children, beta, |c| self.tables.locate_wld(c.mover, c.opp), |a| a.map(|x| x.0), score)
+                best_of_leaves(&children, beta, #[inline(always)] |c| self.tables.locate_wld(c.mover, c.opp), |a| a.map(|x| x.0), score)
             } else {
                 let score = |a| MovementTables::read(a).goodness();
-                best_of_leaves(&children, beta, |c| self.tables.locate(c.mover, c.opp), |a| a, score)
+                best_of_leaves(&children, beta, #[inline(always)] |c| self.tables.locate(c.mover, c.opp), |a| a, score)
             };
             self.store(key, t, best, alpha, beta);
             return best;
