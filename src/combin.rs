@@ -26,6 +26,7 @@ const fn build_binom() -> [[u64; 33]; 33] {
 /// Binomial coefficients `BINOM[n][k]`, zero for `k > n`.
 pub const BINOM: [[u64; 33]; 33] = build_binom();
 
+/// `C(n, k)` for `n <= 32`, from the table: the index's slot arithmetic calls it in hot loops.
 #[inline(always)]
 pub fn binom(n: usize, k: usize) -> u64 {
     BINOM[n][k]
@@ -99,6 +100,7 @@ pub struct BitOps {
 }
 
 impl BitOps {
+    /// The processor's choice (see `cpu`), read once so that hot loops test a local flag.
     #[inline(always)]
     pub fn detect() -> BitOps {
         BitOps { instructions: cfg!(target_arch = "x86_64") && crate::cpu::fast_pext() }
@@ -279,6 +281,7 @@ fn pdep_soft(v: Bits, mut mask: Bits) -> Bits {
     out
 }
 
+/// Builds the rank table now, so that the first timed call (a bench, a probe) does not pay for it.
 pub fn warm_up() {
     let _ = rank_table();
 }

@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 
 /// Orbits of `k`-point sets under the 16 symmetries.
 pub struct SetOrbits {
+    /// The size of the sets.
     pub k: usize,
     /// By colex rank of a set: `orbit << 4 | g`, where `g` maps the set to the representative.
     canon: Vec<u32>,
@@ -79,6 +80,7 @@ impl SetOrbits {
         T[k].get_or_init(|| SetOrbits::build(k))
     }
 
+    /// The number of orbits: each orbit of the first set owns `C(24 - k, |B|)` slots.
     pub fn count(&self) -> usize {
         self.reps.len()
     }
@@ -133,6 +135,7 @@ pub struct Prepared {
 /// The perfect hash of one subspace `s-o`.
 #[derive(Clone, Copy)]
 pub struct SubspaceIndex {
+    /// The stone counts this index ranks.
     pub sub: Subspace,
     /// Whether the side to move's stones form the first set.
     first_is_mover: bool,
@@ -144,6 +147,7 @@ pub struct SubspaceIndex {
 }
 
 impl SubspaceIndex {
+    /// The index of `sub`; the orbit tables it shares are built on first use (process-wide).
     pub fn new(sub: Subspace) -> SubspaceIndex {
         Self::board(sub.s, sub.o)
     }
@@ -169,6 +173,7 @@ impl SubspaceIndex {
         self.orbits.count() as u64 * self.per_orbit
     }
 
+    /// Never true for a real subspace; here because `len` is.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
