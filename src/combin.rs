@@ -178,8 +178,10 @@ fn pdep_fallback(v: Bits, mask: Bits) -> Bits {
     pdep_table(v, mask)
 }
 
-/// `PEXT8[mask][v]`: the bits of the byte `v` selected by the byte `mask`, gathered.
-static PEXT8: [[u8; 256]; 256] = {
+/// One byte of `pext` (`deposit` false: the bits of `v` selected by `mask`, gathered)
+/// or of `pdep` (`deposit` true: the low bits of `v` spread over the bits of `mask`),
+/// for every byte `mask` and `v`.
+const fn byte_table(deposit: bool) -> [[u8; 256]; 256] {
     let mut t = [[0u8; 256]; 256];
     let mut m = 0;
     while m < 256 {
@@ -188,8 +190,9 @@ static PEXT8: [[u8; 256]; 256] = {
             let (mut out, mut bit, mut k) = (0u8, 0, 0);
             while k < 8 {
                 if m >> k & 1 != 0 {
-                    if v >> k & 1 != 0 {
-                        out |= 1 << bit;
+                    let (from, to) = if deposit { (bit, k) } else { (k, bit) };
+                    if v >> from & 1 != 0 {
+                        out |= 1 << to;
                     }
                     bit += 1;
                 }
@@ -201,32 +204,13 @@ static PEXT8: [[u8; 256]; 256] = {
         m += 1;
     }
     t
-};
+}
+
+/// `PEXT8[mask][v]`: the bits of the byte `v` selected by the byte `mask`, gathered.
+static PEXT8: [[u8; 256]; 256] = byte_table(false);
 
 /// `PDEP8[mask][v]`: the low bits of the byte `v` spread over the bits of the byte `mask`.
-static PDEP8: [[u8; 256]; 256] = {
-    let mut t = [[0u8; 256]; 256];
-    let mut m = 0;
-    while m < 256 {
-        let mut v = 0;
-        while v < 256 {
-            let (mut out, mut bit, mut k) = (0u8, 0, 0);
-            while k < 8 {
-                if m >> k & 1 != 0 {
-                    if v >> bit & 1 != 0 {
-                        out |= 1 << k;
-                    }
-                    bit += 1;
-                }
-                k += 1;
-            }
-            t[m][v] = out;
-            v += 1;
-        }
-        m += 1;
-    }
-    t
-};
+static PDEP8: [[u8; 256]; 256] = byte_table(true);
 
 /// `pext` by three byte-table lookups: for processors without BMI2, or where `pext`
 /// is microcoded and slow (AMD Zen 1 and 2).
