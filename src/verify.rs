@@ -170,6 +170,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
     // The child sectors' indexes and values, looked up once rather than per child.
     let children: Vec<(Sector, SubspaceIndex, &[u8])> =
         sector.children().into_iter().map(|c| (c, c.index(), loaded[&c].as_slice())).collect();
+    assert!(children.len() <= 2, "a sector has a plain and a capture child at most");
     let found = Mutex::new(Vec::new());
     progress.begin(&format!("verify {sector}"), values.len() as u64);
     let (checked, bad): (u64, u64) = values
@@ -178,32 +179,46 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
         .map(|(c, chunk)| crate::cpu::fast!({
             let (mut checked, mut bad) = (0u64, 0u64);
             let start = (c << 14) as u64;
+            // Child slots of one position: found first and prefetched, read after.
+            let mut at: Vec<(usize, u64)> = Vec::with_capacity(256);
             for ((i, m, o), &byte) in idx.walk(start, start + chunk.len() as u64).zip(chunk) {
                 if idx.may_be_hole(i) && idx.is_hole(i) {
                     continue;
                 }
-                let mut best: Option<Value> = None;
+                // A child that captures nothing keeps the opponent's stones, which
+                // become the child's side to move: its index is prepared once.
+                let preps: [_; 2] = std::array::from_fn(|k| children.get(k).and_then(|c| c.1.prepare(o, true)));
+                at.clear();
+                let mut wins_now = false;
                 for_each_ply_move(ply, m, o, #[inline(always)] |mv, after, opp_after| {
-                    // The child, from its own side to move's point of view.
-                    let child = Sector::new(
-                        opp_after.count_ones() as u8,
-                        after.count_ones() as u8,
-                        sector.oh,
-                        if sector.sh > 0 { sector.sh - 1 } else { 0 },
-                    );
-                    let v = match child {
-                        None if mv.capture != NONE => Value::Win(1),
-                        None => unreachable!("a move without capture leaves both sides in the game"),
-                        Some(cs) => {
-                            let (_, ci, cv) = children.iter().find(|c| c.0 == cs).expect("a child sector");
-                            Value::decode(cv[ci.index(opp_after, after) as usize]).parent()
-                        }
-                    };
-                    if best.is_none_or(|b| v.goodness() > b.goodness()) {
-                        best = Some(v);
+                    // The child, from its own side to move's point of view, found by
+                    // its stone counts rather than assumed from the sector graph.
+                    let (cs, co) = (opp_after.count_ones() as u8, after.count_ones() as u8);
+                    if Sector::new(cs, co, sector.oh, sector.sh.saturating_sub(1)).is_none() {
+                        assert!(mv.capture != NONE, "a move without capture leaves both sides in the game");
+                        wins_now = true;
+                        return;
                     }
+                    let k = children
+                        .iter()
+                        .position(|c| c.0.s == cs && c.0.o == co)
+                        .expect("every child is in a child sector");
+                    let ci = children[k].1.index_with(&preps[k], opp_after, after);
+                    crate::placement::prefetch(children[k].2.as_ptr().wrapping_add(ci as usize));
+                    at.push((k, ci));
                 });
-                let expected = best.unwrap_or(Value::Loss(0));
+                let expected = if wins_now {
+                    Value::Win(1)
+                } else {
+                    let mut best: Option<Value> = None;
+                    for &(k, ci) in &at {
+                        let v = Value::decode(children[k].2[ci as usize]).parent();
+                        if best.is_none_or(|b| v.goodness() > b.goodness()) {
+                            best = Some(v);
+                        }
+                    }
+                    best.unwrap_or(Value::Loss(0))
+                };
                 let stored = Value::decode(byte);
                 checked += 1;
                 if expected != stored {

@@ -247,6 +247,13 @@ fn whole_game_tables_of_a_small_start() {
     assert!(text(&out).contains("results only"), "{}", text(&out));
     assert!(morris(&["strip", "--db", d, "--out", d]).status.code() != Some(0));
 
+    // `verify --start` checks exactly the start's tables; `--all` names what is missing.
+    let out = morris(&["verify", "--db", d, "--start", "3-3"]);
+    assert!(out.status.success() && text(&out).contains("verified 7 tables"), "{}", text(&out));
+    let out = morris(&["verify", "--db", d, "--all"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("492 of the 498 tables") && text(&out).contains("morris solve --db"), "{}", text(&out));
+
     // A start with fewer than 3 stones a side is refused with a usage error.
     let out = morris(&["solve", "--db", d, "--start", "3-2"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));

@@ -23,12 +23,57 @@ pub struct Args {
     /// Skip the placement sectors (`S-O-SH-OH` files), verify movement tables only.
     #[arg(long)]
     movement_only: bool,
+    /// The whole standard game: all 49 movement subspaces and the 449 placement sectors
+    /// of the 9-9 start, each of which must be present (same as --start 9-9 with every
+    /// movement table).
+    #[arg(long, conflicts_with_all = ["only", "start", "max_stones"])]
+    all: bool,
+    /// Verify every sector of the game where White places WK and Black BK stones, and
+    /// the movement tables it reaches, all of which must be present. Comma-separated
+    /// starts are verified in one run.
+    #[arg(long, value_name = "WK-BK", value_parser = super::draw::parse_stones, value_delimiter = ',', conflicts_with = "only")]
+    start: Vec<(u8, u8)>,
+}
+
+/// The sectors of the given starts (all movement subspaces too with `all`), movement
+/// first, each placement sector after the sectors its moves lead into.
+fn sectors_of_starts(starts: &[(u8, u8)], all: bool) -> anyhow::Result<Vec<Sector>> {
+    let mut set = std::collections::BTreeSet::new();
+    for &(wk, bk) in starts {
+        let root = Sector::start(wk, bk).ok_or_else(|| anyhow::anyhow!("no start {wk}-{bk}"))?;
+        set.extend(Sector::reachable(root));
+    }
+    let mut out: Vec<Sector> = Unit::all_in_order()
+        .into_iter()
+        .flat_map(|u| u.members())
+        .map(Sector::from)
+        .filter(|s| all || set.contains(s))
+        .collect();
+    out.extend(Sector::solve_order(&set).map_err(|e| anyhow::anyhow!(e))?);
+    Ok(out)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tb = Tablebase::open(&args.db)?;
+    let starts = if args.all { vec![(9, 9)] } else { args.start.clone() };
     let subs: Vec<Sector> = match args.only {
         Some(s) => vec![s],
+        None if !starts.is_empty() => {
+            let subs = sectors_of_starts(&starts, args.all)?;
+            let missing: Vec<String> = subs.iter().filter(|s| !table_path(&args.db, **s).exists()).map(|s| s.to_string()).collect();
+            anyhow::ensure!(
+                missing.is_empty(),
+                "{} of the {} tables to verify are missing from {}: {}{}; solve them with `morris solve --db {} {}`",
+                missing.len(),
+                subs.len(),
+                args.db.display(),
+                missing.iter().take(12).cloned().collect::<Vec<_>>().join(", "),
+                if missing.len() > 12 { ", ..." } else { "" },
+                args.db.display(),
+                if args.all { "--all".to_string() } else { format!("--max-stones 18 --start {}", starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>().join(",")) }
+            );
+            subs.into_iter().filter(|s| !args.movement_only || s.is_movement()).collect()
+        }
         None => {
             let mut all: Vec<Sector> = Unit::all_in_order()
                 .into_iter()
