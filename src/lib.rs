@@ -46,6 +46,7 @@
 //! ```
 
 pub mod combin;
+pub mod compact;
 pub mod cpu;
 pub mod generate;
 pub mod geometry;

@@ -320,6 +320,14 @@ impl Tablebase {
     /// ```
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
         let Some(sector) = sector_of(pos)? else { return Ok(Wdl::Loss) };
+        match self.lookup_wdl(sector, pos) {
+            // A compact set (see `compact`) leaves the table out: one ply gives it.
+            Err(missing @ TableError::Missing { .. }) => self.derive_wdl(pos).map_err(|_| missing.into()),
+            other => Ok(other?),
+        }
+    }
+
+    fn lookup_wdl(&self, sector: Sector, pos: &Position) -> Result<Wdl, TableError> {
         let i = sector.index().index(pos.mover(), pos.opponent());
         let t = self.table(sector)?;
         let bs = t.header.block_size as u64;
@@ -328,6 +336,25 @@ impl Tablebase {
             1 => Wdl::Win,
             _ => Wdl::Loss,
         })
+    }
+
+    /// The result of a position whose table is left out, from its children's tables,
+    /// each of which must be present: a win if a move wins, a loss if every move loses.
+    fn derive_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
+        let mut best = Wdl::Loss;
+        for (_, child, wins) in Self::children(pos) {
+            let w = match (wins, sector_of(&child)) {
+                (true, _) => Wdl::Loss,
+                (false, Ok(Some(cs))) => self.lookup_wdl(cs, &child)?,
+                (false, _) => unreachable!("a move without capture leaves both sides in the game"),
+            };
+            match w {
+                Wdl::Loss => return Ok(Wdl::Win),
+                Wdl::Draw => best = Wdl::Draw,
+                Wdl::Win => {}
+            }
+        }
+        Ok(best)
     }
 
     /// `probe_wdl` of the movement position `(mover, opp)`: the side to move's stones
@@ -386,10 +413,40 @@ impl Tablebase {
 
     /// The value of a position read from its sector's table, with no search: one block
     /// of one file. Fails with [`TableError::Missing`] when the table is absent.
+    ///
+    /// A table that a compact set left out (see [`compact`](crate::compact)) is read
+    /// through one ply: the position's value is the best of its children's, each read
+    /// from its own table. That costs one lookup per move instead of one in all; if a
+    /// child's table is missing too, the error names the position's own table.
     pub fn probe_table(&self, pos: &Position) -> Result<Value, ProbeError> {
         let Some(sector) = sector_of(pos)? else { return Ok(Value::Loss(0)) };
+        match self.lookup(sector, pos) {
+            Err(missing @ TableError::Missing { .. }) => self.derive(pos).map_err(|_| missing.into()),
+            other => Ok(other?),
+        }
+    }
+
+    fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
         let i = sector.index().index(pos.mover(), pos.opponent());
         Ok(Value::decode(self.probe_slot(sector, i)?))
+    }
+
+    /// The value of a position whose table is left out: the best of its children's
+    /// values one ply up, each child read from its own table, which must be present.
+    fn derive(&self, pos: &Position) -> Result<Value, TableError> {
+        let mut best: Option<Value> = None;
+        for (_, child, wins) in Self::children(pos) {
+            let v = match (wins, sector_of(&child)) {
+                (true, _) => Value::Win(1),
+                (false, Ok(Some(cs))) => self.lookup(cs, &child)?.parent(),
+                (false, _) => unreachable!("a move without capture leaves both sides in the game"),
+            };
+            if best.is_none_or(|b| v.goodness() > b.goodness()) {
+                best = Some(v);
+            }
+        }
+        // No legal move: a side that moves is blocked and has lost.
+        Ok(best.unwrap_or(Value::Loss(0)))
     }
 
     /// The best move (fastest win, longest loss, or a drawing move) with its value for

@@ -763,22 +763,37 @@ impl TableFile {
         }
         let hash = header_hash(&head);
         put_u64(&mut head, 120, hash);
-        let path = table_path(dir, self.header.sector);
-        let tmp = dir.join(format!("{}.mtb.tmp.{}", self.header.sector, std::process::id()));
-        let result = (|| -> io::Result<()> {
-            let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+        self.write_copy(dir, |f| {
             f.write_all(&head)?;
             for e in &self.index {
                 f.write_all(self.frame(e, false))?;
             }
+            Ok(())
+        })?;
+        Ok(offset)
+    }
+
+    /// Copies this table, as it is, into `dir`, atomically; returns its size.
+    pub fn copy_to(&self, dir: &Path) -> Result<u64, TableError> {
+        self.write_copy(dir, |f| f.write_all(&self.map))?;
+        Ok(self.file_size())
+    }
+
+    /// Writes this table's file in `dir` from `body`: under a temporary name, synced,
+    /// then renamed, so that a failed copy leaves no table behind.
+    fn write_copy(&self, dir: &Path, body: impl FnOnce(&mut io::BufWriter<File>) -> io::Result<()>) -> Result<(), TableError> {
+        let path = table_path(dir, self.header.sector);
+        let tmp = dir.join(format!("{}.mtb.tmp.{}", self.header.sector, std::process::id()));
+        let result = (|| -> io::Result<()> {
+            let mut f = io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+            body(&mut f)?;
             f.into_inner().map_err(|e| e.into_error())?.sync_all()
         })();
         if let Err(source) = result {
             let _ = fs::remove_file(&tmp);
             return Err(TableError::Io { path: tmp, source });
         }
-        fs::rename(&tmp, &path).map_err(|source| TableError::Io { path, source })?;
-        Ok(offset)
+        fs::rename(&tmp, &path).map_err(|source| TableError::Io { path, source })
     }
 
     /// Compressed bytes of the WLD planes and of the depth planes.

@@ -9,6 +9,7 @@ macro_rules! out {
 }
 
 mod board;
+mod compact;
 mod draw;
 mod plot;
 mod probe;
@@ -57,6 +58,14 @@ with s+o <= 8 and the small starts 3-3, 3-4, 4-3 and 4-4: seconds, and a board `
     /// Copy the tables without their depth planes: results only, a fraction of the size.
     #[command(long_about = "Writes a copy of every table of --db into --out without its depth planes: win, draw or loss only, for users who want results and not depths. Probe such a directory with `morris probe --wdl`. Each WLD plane keeps its zstd frame checksum.")]
     Strip(strip::Args),
+    /// Copy the tables without those a one-ply search over the rest gives exactly.
+    #[command(long_about = "Writes into --out a compact set: every table of --db except a set of tables whose \
+positions' values a probe derives exactly from the tables kept, by reading every move's child (one ply). No \
+two left-out tables are joined by a move, and a subspace s-s, which leads into itself, is always kept. The \
+set left out is the heaviest such set found (by file size, or by size of the results with --wdl, which also \
+strips the depth planes as `morris strip` does). Probes of a left-out table cost one read per move; \
+`morris verify` needs the full set.")]
+    Compact(compact::Args),
     /// Serve the tables over HTTP: a JSON API and a web board to analyse positions.
     #[command(long_about = "Serves the tables of --db over HTTP on --addr (loopback by default). The web board at / \
 plays moves by clicking and shows every move's value; the JSON API is GET /api/probe?position=P (the value \
@@ -81,6 +90,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Verify(args) => verify::run(args),
         Command::Draw(args) => draw::run(args),
         Command::Strip(args) => strip::run(args),
+        Command::Compact(args) => compact::run(args),
         Command::Serve(args) => serve::run(args),
     }
 }

@@ -1,0 +1,98 @@
+//! Compact table sets (`morris compact`): every probe of a set that leaves tables out
+//! gives what the full set gives, value, depth and every move.
+
+use morris::probe::{Tablebase, Wdl};
+use morris::table::table_path;
+use morris::{Color, Position, Sector};
+use std::path::Path;
+use std::process::Command;
+
+fn morris(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
+}
+
+fn present(dir: &Path) -> Vec<Sector> {
+    let mut v: Vec<Sector> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse().ok())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn compact_sets_answer_every_probe_as_the_full_set() {
+    let full = tempfile::tempdir().unwrap();
+    let opts = morris::generate::Options { dir: full.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4), (3, 4)] };
+    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let (compact, results) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let path = |d: &tempfile::TempDir| d.path().to_str().unwrap().to_string();
+    for (out, extra) in [(&compact, None), (&results, Some("--wdl"))] {
+        let mut args = vec!["compact", "--db", full.path().to_str().unwrap()];
+        let o = path(out);
+        args.extend(["--out", &o]);
+        args.extend(extra);
+        let run = morris(&args);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(String::from_utf8_lossy(&run.stdout).contains("left out"));
+    }
+
+    let all = present(full.path());
+    let kept = present(compact.path());
+    let left_out: Vec<Sector> = all.iter().copied().filter(|s| !kept.contains(s)).collect();
+    assert!(left_out.len() * 3 > all.len(), "{} of {} left out", left_out.len(), all.len());
+    let size = |d: &Path, s: &[Sector]| s.iter().map(|x| std::fs::metadata(table_path(d, *x)).unwrap().len()).sum::<u64>();
+    assert!(size(compact.path(), &kept) * 10 < size(full.path(), &all) * 7, "the compact set is smaller");
+    for x in &left_out {
+        assert!(x.children().iter().all(|c| kept.contains(c)), "{x} leads into a table left out");
+    }
+
+    let (tf, tc, tr) = (Tablebase::open(full.path()).unwrap(), Tablebase::open(compact.path()).unwrap(), Tablebase::open(results.path()).unwrap());
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let mut checked = 0;
+    for &sector in &all {
+        let index = sector.index();
+        for _ in 0..40 {
+            let i = rnd(index.len());
+            if index.may_be_hole(i) && index.is_hole(i) {
+                continue;
+            }
+            let (m, o) = index.unindex(i);
+            let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
+            let (white, black, white_hand, black_hand) =
+                if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
+            let pos = Position { white, black, white_hand, black_hand, to_move };
+            let v = tf.probe_table(&pos).unwrap();
+            assert_eq!(tc.probe_table(&pos).unwrap(), v, "{pos} of {sector}");
+            assert_eq!(tr.probe_wdl(&pos).unwrap(), Wdl::from(v), "{pos} of {sector}");
+            assert_eq!(tf.probe_moves_table(&pos).unwrap(), tc.probe_moves_table(&pos).unwrap(), "{pos}");
+            let wdl = |t: &Tablebase| t.probe_moves_wdl(&pos).unwrap().into_iter().map(|(mv, _, w)| (mv, w)).collect::<Vec<_>>();
+            assert_eq!(wdl(&tf), wdl(&tr), "{pos}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 20 * all.len(), "{checked} positions");
+
+    // The empty boards, one lookup in the full set, one ply in the compact one.
+    for (wk, bk) in [(4, 4), (3, 4)] {
+        let start = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
+        assert_eq!(tc.probe(&start).unwrap(), tf.probe(&start).unwrap());
+        assert_eq!(tc.mainline(&start).unwrap(), tf.mainline(&start).unwrap());
+    }
+
+    // A table left out whose children are missing too is reported as missing, by name.
+    let gone = left_out.iter().find(|s| !s.is_movement()).copied().unwrap();
+    std::fs::remove_file(table_path(compact.path(), gone.children()[0])).unwrap();
+    let tc = Tablebase::open(compact.path()).unwrap();
+    let index = gone.index();
+    let (m, o) = index.unindex((0..index.len()).find(|&i| !(index.may_be_hole(i) && index.is_hole(i))).unwrap());
+    let pos = Position { white: m, black: o, white_hand: gone.sh, black_hand: gone.oh, to_move: Color::White };
+    let err = tc.probe_table(&pos).unwrap_err().to_string();
+    assert!(err.contains(&format!("{gone}.mtb")) && err.contains("missing"), "{err}");
+}
