@@ -93,7 +93,7 @@ impl SetOrbits {
     /// A canonical form of the pair `(a, b)` under the 16 symmetries, where `a` has `k`
     /// points: `a`'s orbit number and the least image of `b` under the symmetries
     /// that take `a` to its representative. Equal for two pairs iff they are symmetric.
-    #[inline]
+    #[inline(always)]
     pub fn canonical_pair(&self, a: Bits, b: Bits) -> (u32, Bits) {
         let e = self.canon[rank(a) as usize];
         let orbit = e >> 4;

@@ -420,12 +420,15 @@ impl Tablebase {
     /// child's table is missing too, the error names the position's own table.
     pub fn probe_table(&self, pos: &Position) -> Result<Value, ProbeError> {
         let Some(sector) = sector_of(pos)? else { return Ok(Value::Loss(0)) };
-        match self.lookup(sector, pos) {
+        // One choice of code path a probe: the index computation lands in the copy
+        // with popcnt (see `cpu`).
+        match crate::cpu::fast!(self.lookup(sector, pos)) {
             Err(missing @ TableError::Missing { .. }) => self.derive(pos).map_err(|_| missing.into()),
             other => Ok(other?),
         }
     }
 
+    #[inline(always)]
     fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
         let i = sector.index().index(pos.mover(), pos.opponent());
         Ok(Value::decode(self.probe_slot(sector, i)?))

@@ -328,12 +328,14 @@ fn encode_block(values: &[u8]) -> (Vec<u8>, Vec<u8>) {
 
 /// Repeats the previous entry into every hole of the block starting at slot `start`.
 fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8]) {
-    for k in 0..block.len() {
-        let i = start + k as u64;
-        if index.may_be_hole(i) && index.is_hole(i) {
-            block[k] = if k == 0 { 0 } else { block[k - 1] };
+    crate::cpu::fast!({
+        for k in 0..block.len() {
+            let i = start + k as u64;
+            if index.may_be_hole(i) && index.is_hole(i) {
+                block[k] = if k == 0 { 0 } else { block[k - 1] };
+            }
         }
-    }
+    })
 }
 
 fn put_u64(buf: &mut [u8], at: usize, v: u64) {
@@ -602,7 +604,7 @@ impl TableFile {
             w[..c.len()].copy_from_slice(c);
             u64::from_le_bytes(w)
         }).collect();
-        let decided: usize = words.iter().map(|&w| decided_mask(w).count_ones() as usize).sum();
+        let decided: usize = crate::cpu::fast!(words.iter().map(|&w| decided_mask(w).count_ones() as usize).sum());
         let mut depth = Vec::new();
         self.decompress(k, self.frame(e, true), &mut depth, decided, "depth")?;
         Ok(Planes { words, depth })
@@ -620,7 +622,7 @@ impl TableFile {
         BUF.with(|b| {
             let (wld, depth) = &mut *b.borrow_mut();
             self.decompress(k, self.frame(e, false), wld, len.div_ceil(4), "WLD")?;
-            let decided: usize = wld.iter().map(|&x| ((x | x >> 1) & 0x55).count_ones() as usize).sum();
+            let decided: usize = crate::cpu::fast!(wld.iter().map(|&x| ((x | x >> 1) & 0x55).count_ones() as usize).sum());
             self.decompress(k, self.frame(e, true), depth, decided, "depth")?;
             // Table-driven and branch-free: tables mix wins, draws and losses with no
             // pattern a branch predictor could learn.
