@@ -45,6 +45,7 @@ fn bench_probe(c: &mut Criterion) {
 /// Random positions with stones in hand, each one lookup in its sector's table (one
 /// thread, default block cache). Tables: `MORRIS_BENCH_DB` if set (for example the
 /// full tables of `morris solve --all`), otherwise the 5-5 start solved here.
+/// `MORRIS_BENCH_START=9-9` draws the positions from that start's sectors.
 fn bench_placement_probe(c: &mut Criterion) {
     use morris::{Color, Position, Sector};
     let tmp = tempfile::tempdir().unwrap();
@@ -55,11 +56,20 @@ fn bench_placement_probe(c: &mut Criterion) {
             tmp.path().to_owned()
         }
     };
-    let sectors: Vec<Sector> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
-        .filter(|s| !s.is_movement())
-        .collect();
+    // `MORRIS_BENCH_START=WK-BK`: the positions of that start's placement sectors, even
+    // where a compact set (`morris compact`) left the table out; otherwise the
+    // placement tables present.
+    let sectors: Vec<Sector> = match std::env::var("MORRIS_BENCH_START") {
+        Ok(start) => {
+            let (wk, bk) = start.split_once('-').expect("MORRIS_BENCH_START=WK-BK");
+            Sector::reachable(Sector::start(wk.parse().unwrap(), bk.parse().unwrap()).expect("a start")).into_iter().collect()
+        }
+        Err(_) => std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
+            .collect(),
+    };
+    let sectors: Vec<Sector> = sectors.into_iter().filter(|s| !s.is_movement()).collect();
     // Weighted by size, as positions of a random game are.
     let sizes: Vec<u64> = sectors.iter().map(|s| s.index().len()).collect();
     let total: u64 = sizes.iter().sum();
