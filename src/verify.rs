@@ -171,6 +171,9 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
     let children: Vec<(Sector, SubspaceIndex, &[u8])> =
         sector.children().into_iter().map(|c| (c, c.index(), loaded[&c].as_slice())).collect();
     assert!(children.len() <= 2, "a sector has a plain and a capture child at most");
+    // Only the plain child keeps the opponent's stones as they are; a capture child
+    // has one fewer, so its index cannot be prepared from them.
+    let plain = sector.after_move();
     let found = Mutex::new(Vec::new());
     progress.begin(&format!("verify {sector}"), values.len() as u64);
     let (checked, bad): (u64, u64) = values
@@ -186,8 +189,9 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
                     continue;
                 }
                 // A child that captures nothing keeps the opponent's stones, which
-                // become the child's side to move: its index is prepared once.
-                let preps: [_; 2] = std::array::from_fn(|k| children.get(k).and_then(|c| c.1.prepare(o, true)));
+                // become the child's side to move: its index is prepared once. The
+                // prepared index must only be used for that child's slots.
+                let preps: [_; 2] = std::array::from_fn(|k| children.get(k).filter(|c| c.0 == plain).and_then(|c| c.1.prepare(o, true)));
                 at.clear();
                 let mut wins_now = false;
                 for_each_ply_move(ply, m, o, #[inline(always)] |mv, after, opp_after| {
