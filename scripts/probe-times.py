@@ -9,6 +9,8 @@ stones with stones in hand for a placement sector (the hands of a real game: the
 to move has as many in hand as the opponent, or one more), none for a movement one.
 
 Usage: scripts/probe-times.py DB [N] [--moves]
+SECTORS_FROM=DIR draws the positions from DIR's sectors instead (for a compact set,
+whose left-out sectors have no file: SECTORS_FROM=the full set).
 """
 import json, os, random, statistics, subprocess, sys, time
 
@@ -19,7 +21,7 @@ binary = os.environ.get("MORRIS", "target/release/morris")
 rng = random.Random(20261203)
 
 sectors = []
-for f in os.listdir(db):
+for f in os.listdir(os.environ.get("SECTORS_FROM", db)):
     if f.endswith(".mtb"):
         parts = [int(x) for x in f[:-4].split("-")]
         sectors.append(parts + [0, 0] if len(parts) == 2 else parts)
