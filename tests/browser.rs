@@ -18,94 +18,16 @@ use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 use std::ffi::OsStr;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 const START: &str = "........................ w 3 3";
 const WAIT: Duration = Duration::from_secs(20);
 
-// ---------------------------------------------------------------------------------------------
-// The server
-
-/// `morris serve` on a free port, killed on drop (also when the test panics).
-struct Server {
-    child: Child,
-    base: String,
-}
-
-impl Server {
-    fn start(db: &Path) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-            .args(["serve", "--db"])
-            .arg(db)
-            .args(["--addr", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start morris serve");
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).expect("read the server's first line");
-        // Keep draining stdout so that the server never blocks on a full pipe.
-        std::thread::spawn(move || {
-            let mut sink = Vec::new();
-            let _ = out.read_to_end(&mut sink);
-        });
-        let mut server = Server { child, base: String::new() };
-        let start = line.find("http://").unwrap_or_else(|| panic!("no address in the server's first line: {line:?}"));
-        server.base = line[start..].split_whitespace().next().unwrap().trim_end_matches('/').to_string();
-        assert!(server.base.starts_with("http://127.0.0.1:"), "unexpected address line: {line:?}");
-        server
-    }
-
-    fn host(&self) -> &str {
-        &self.base["http://".len()..]
-    }
-
-    /// A plain HTTP/1.0 GET (no chunked encoding): status and body.
-    fn get(&self, path: &str) -> (u16, String) {
-        let mut s = TcpStream::connect(self.host()).expect("connect to the server");
-        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-        write!(s, "GET {path} HTTP/1.0\r\nHost: {}\r\nConnection: close\r\n\r\n", self.host()).unwrap();
-        let mut raw = Vec::new();
-        s.read_to_end(&mut raw).expect("read the response");
-        let text = String::from_utf8(raw).expect("UTF-8 response");
-        let (head, body) = text.split_once("\r\n\r\n").expect("HTTP response");
-        let status = head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).expect("status code");
-        (status, body.to_string())
-    }
-
-    fn api(&self, endpoint: &str, position: &str) -> (u16, Value) {
-        let (status, body) = self.get(&format!("/api/{endpoint}?position={}", encode(position)));
-        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("bad JSON from /api/{endpoint} ({e}): {body}")))
-    }
-
-    fn probe(&self, position: &str) -> Value {
-        let (status, v) = self.api("probe", position);
-        assert_eq!(status, 200, "probe {position:?}: {v}");
-        v
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Percent-encoding of everything but the unreserved characters.
-fn encode(s: &str) -> String {
-    s.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
+#[path = "common/server.rs"]
+mod server;
+use server::{encode, Server};
 
 // ---------------------------------------------------------------------------------------------
 // The browser
@@ -350,15 +272,14 @@ fn web_board_in_chromium() {
     let out = Command::new(env!("CARGO_BIN_EXE_morris")).args(["solve", "--db"]).arg(db.path()).args(["--start", "3-3"]).output().unwrap();
     assert!(out.status.success(), "solve failed: {}", String::from_utf8_lossy(&out.stderr));
     lap("tables solved");
-    let server = Server::start(db.path());
+    let server = Server::start(db.path(), &[]);
     assert_eq!(server.get("/health").0, 200);
-    let (status, info) = server.get("/api/info");
+    let (status, info) = server.json("/api/info");
     assert_eq!(status, 200);
-    let info: Value = serde_json::from_str(&info).unwrap();
     assert_eq!(info["start_position"], START, "{info}");
     // The page and its assets are served by the binary itself.
     for path in ["/", "/app.js", "/style.css"] {
-        let (status, body) = server.get(path);
+        let (status, _, body) = server.get(path);
         assert_eq!(status, 200, "{path}");
         assert!(body.len() > 500, "{path} is served in full");
     }
@@ -386,7 +307,7 @@ fn web_board_in_chromium() {
     set_viewport(&tab, 1200, 900, false);
 
     // Open the 3-3 empty board by URL.
-    tab.navigate_to(&format!("{}/?position={}", server.base, encode(START))).unwrap().wait_until_navigated().unwrap();
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
     wait_loaded(&tab, START);
     let p = check_page(&tab, &server, START);
     assert_eq!(p["result"], "win", "3-3 is a first-player win");
@@ -516,7 +437,7 @@ fn web_board_in_chromium() {
     lap("set-up mode");
     // Screenshots: desktop with a stone selected in the movement phase, then a phone.
     let shot_pos = &positions[6];
-    tab.navigate_to(&format!("{}/?position={}", server.base, encode(shot_pos))).unwrap().wait_until_navigated().unwrap();
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(shot_pos))).unwrap().wait_until_navigated().unwrap();
     wait_loaded(&tab, shot_pos);
     click_point(&tab, "d7");
     wait_until(&tab, "a selection", "document.querySelectorAll('.ring.selected').length === 1");
@@ -524,7 +445,7 @@ fn web_board_in_chromium() {
     let desktop = save_png(&tab, "browser-screenshot.png");
 
     set_viewport(&tab, 390, 844, true);
-    tab.navigate_to(&format!("{}/?position={}", server.base, encode(&positions[4]))).unwrap().wait_until_navigated().unwrap();
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&positions[4]))).unwrap().wait_until_navigated().unwrap();
     wait_loaded(&tab, &positions[4]);
     let layout = eval_json(
         &tab,
