@@ -322,7 +322,11 @@ impl Tablebase {
         let Some(sector) = sector_of(pos)? else { return Ok(Wdl::Loss) };
         match self.lookup_wdl(sector, pos) {
             // A compact set (see `compact`) leaves the table out: one ply gives it.
-            Err(missing @ TableError::Missing { .. }) => self.derive_wdl(pos).map_err(|_| missing.into()),
+            Err(missing @ TableError::Missing { .. }) => match self.derive_wdl(pos) {
+                // A child's table missing too: report the position's own.
+                Err(TableError::Missing { .. }) => Err(missing.into()),
+                other => Ok(other?),
+            },
             other => Ok(other?),
         }
     }
@@ -417,13 +421,19 @@ impl Tablebase {
     /// A table that a compact set left out (see [`compact`](crate::compact)) is read
     /// through one ply: the position's value is the best of its children's, each read
     /// from its own table. That costs one lookup per move instead of one in all; if a
-    /// child's table is missing too, the error names the position's own table.
+    /// child's table is missing too, the error names the position's own table, and a
+    /// damaged child table is an error, never a guess.
     pub fn probe_table(&self, pos: &Position) -> Result<Value, ProbeError> {
         let Some(sector) = sector_of(pos)? else { return Ok(Value::Loss(0)) };
         // One choice of code path a probe: the index computation lands in the copy
         // with popcnt (see `cpu`).
         match crate::cpu::fast!(self.lookup(sector, pos)) {
-            Err(missing @ TableError::Missing { .. }) => self.derive(pos).map_err(|_| missing.into()),
+            Err(missing @ TableError::Missing { .. }) => match self.derive(pos) {
+                // A child's table missing too: report the position's own. Any other
+                // error (a damaged child table) is reported as it is.
+                Err(TableError::Missing { .. }) => Err(missing.into()),
+                other => Ok(other?),
+            },
             other => Ok(other?),
         }
     }
