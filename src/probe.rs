@@ -260,6 +260,14 @@ impl Tablebase {
         &self.dir
     }
 
+    /// Whether probes of `sector`'s positions read tables only, with no search: its
+    /// table is in the directory, or, in a compact set (see [`compact`](crate::compact)),
+    /// the tables of every sector its moves lead into are.
+    pub fn readable(&self, sector: Sector) -> bool {
+        let here = |x: Sector| table_path(&self.dir, x).exists();
+        here(sector) || sector.children().into_iter().all(here)
+    }
+
     /// The table of `sub`, opened (header and index checked) on first use and kept
     /// open. Panics if a count of `sub` is above 9 (see [`Sector`]).
     pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {

@@ -7,6 +7,9 @@ use morris::{Color, Position, Sector};
 use std::path::Path;
 use std::process::Command;
 
+#[path = "common/server.rs"]
+mod server;
+
 fn morris(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
 }
@@ -85,6 +88,16 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
         assert_eq!(tc.probe(&start).unwrap(), tf.probe(&start).unwrap());
         assert_eq!(tc.mainline(&start).unwrap(), tf.mainline(&start).unwrap());
     }
+
+    // The server reads a compact set's tables, with no search (which would need the
+    // movement tables left out), and answers as on the full set.
+    let (sc, sf) = (server::Server::start(compact.path(), &["--max-search-hand", "0"]), server::Server::start(full.path(), &[]));
+    for pos in ["........................ w 4 4", "W..B.....W.............. b 2 3"] {
+        let (c, f) = (sc.probe(pos), sf.probe(pos));
+        assert_eq!(c["method"], "table", "{c}");
+        assert_eq!((&c["result"], &c["plies"], &c["moves"]), (&f["result"], &f["plies"], &f["moves"]), "{pos}");
+    }
+    drop((sc, sf));
 
     let first_position = |sector: Sector| {
         let index = sector.index();

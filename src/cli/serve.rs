@@ -180,7 +180,7 @@ fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
         return Ok(false);
     }
     let Some(sector) = sector_of(pos)? else { return Ok(false) };
-    if table_path(app.tb.dir(), sector).exists() {
+    if app.tb.readable(sector) {
         return Ok(false);
     }
     let hand = pos.white_hand + pos.black_hand;
@@ -244,11 +244,10 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
 
 /// The starts (WK-BK) whose every table is present, for the board to open on.
 fn complete_starts(app: &App) -> Vec<(u8, u8)> {
-    let dir = app.tb.dir();
     (3..=9u8)
         .flat_map(|w| (3..=9u8).map(move |b| (w, b)))
         .filter(|&(w, b)| {
-            Sector::start(w, b).is_some_and(|st| Sector::reachable(st).into_iter().all(|x| table_path(dir, x).exists()))
+            Sector::start(w, b).is_some_and(|st| Sector::reachable(st).into_iter().all(|x| app.tb.readable(x)))
         })
         .collect()
 }
