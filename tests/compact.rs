@@ -7,6 +7,10 @@ use morris::{Color, Position, Sector};
 use std::path::Path;
 use std::process::Command;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 #[path = "common/server.rs"]
 mod server;
 
@@ -51,13 +55,8 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     }
 
     let (tf, tc, tr) = (Tablebase::open(full.path()).unwrap(), Tablebase::open(compact.path()).unwrap(), Tablebase::open(results.path()).unwrap());
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rnd = |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
+    let mut rnd = |n: u64| rng.below(n);
     let mut checked = 0;
     for &sector in &all {
         let index = sector.index();

@@ -10,6 +10,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 fn solve(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_morris"));
     c.args(["solve", "--db", dir.to_str().unwrap(), "--start", "5-4", "-q"]).stdout(Stdio::null()).stderr(Stdio::null());
@@ -37,11 +41,9 @@ fn killed_solves_resume_to_identical_tables() {
     assert!(want.len() > 20, "{} tables", want.len());
 
     let dir = tempfile::tempdir().unwrap();
-    let mut x = 0x853c_49e6_748f_ea9bu64;
+    let mut rng = Rng(0x853c_49e6_748f_ea9bu64);
     for round in 0..5 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         // Somewhere within the time a whole run takes.
         let delay = Duration::from_millis(20 + x % (full.as_millis() as u64).max(50));
         let mut child = solve(dir.path()).spawn().unwrap();

@@ -10,6 +10,10 @@ use morris::solver::{solve_unit, NoProgress};
 use morris::{Color, Position, Subspace, Unit, Value};
 use std::collections::HashMap;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 fn to_reading(bits: u32) -> u32 {
     READING_ORDER.iter().enumerate().filter(|(_, &p)| bits >> p & 1 != 0).map(|(i, _)| 1u32 << i).sum()
 }
@@ -145,13 +149,8 @@ fn random_stones(rnd: &mut impl FnMut(u64) -> u64, wb: u32, bb: u32) -> (u32, u3
 fn late_placement_positions_match_brute_force() {
     let tables = MovementTables::from_map(engine_tables(8));
     let leaf = |m: u32, o: u32| -> Value { tables.value(m, o) };
-    let mut x = 0x1234_5678_9abc_def1u64;
-    let mut rnd = |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut rng = Rng(0x1234_5678_9abc_def1u64);
+    let mut rnd = |n: u64| rng.below(n);
     let mut checked = 0;
     // Positions with up to 2 stones left in hand, including ones where one side
     // already moves while the other still places.
@@ -202,13 +201,8 @@ fn search_matches_layered_backward_induction() {
     for (wk, bk) in [(3, 3), (3, 4), (4, 3), (4, 4), (5, 3), (3, 5)] {
         check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White });
     }
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut rnd = |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
+    let mut rnd = |n: u64| rng.below(n);
     let mut checked = 0;
     while checked < 40 {
         let (wb, bb) = (rnd(4) as u32, rnd(4) as u32);

@@ -8,15 +8,16 @@ use morris::symmetry;
 use morris::Subspace;
 use proptest::prelude::*;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 /// A random movement position of subspace `s-o`, from a random permutation of the points.
 fn position(s: u8, o: u8, seed: u64) -> (Bits, Bits) {
     let mut pts: Vec<usize> = (0..24).collect();
-    let mut x = seed | 1;
+    let mut rng = Rng(seed | 1);
     for i in (1..24).rev() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        pts.swap(i, (x % (i as u64 + 1)) as usize);
+        pts.swap(i, rng.below(i as u64 + 1) as usize);
     }
     let m = pts[..s as usize].iter().map(|&p| 1 << p).sum();
     let opp = pts[s as usize..(s + o) as usize].iter().map(|&p| 1 << p).sum();

@@ -8,6 +8,10 @@ use morris::solver::NoProgress;
 use morris::{Color, Position, Value};
 use std::collections::BTreeSet;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 fn moves(list: &[(morris::movegen::Move, Position, Value)]) -> Vec<(String, String, Value)> {
     let mut m: Vec<_> = list.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
     m.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
@@ -54,13 +58,8 @@ fn small_starts_tables_agree_with_search() {
             check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White });
         }
     }
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut rnd = |n: u64| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x % n
-    };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
+    let mut rnd = |n: u64| rng.below(n);
     let mut checked = 0;
     for &sector in &sectors {
         let index = sector.index();

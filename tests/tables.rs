@@ -7,6 +7,10 @@ use morris::{Sector, Subspace};
 use std::fs;
 use std::path::Path;
 
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
+
 fn solve(dir: &Path, max: u8) -> Vec<generate::Report> {
     generate::run(&Options { dir: dir.to_owned(), max_stones: max, only: None, starts: vec![] }, &NoProgress).unwrap()
 }
@@ -130,11 +134,9 @@ fn random_damage_gives_errors_not_wrong_values() {
     let truth_wld = pack(&truth);
     let idx = SubspaceIndex::new(s("3-3"));
     let probes: Vec<u64> = (0..idx.len()).step_by(211).filter(|&i| !idx.is_hole(i)).collect();
-    let mut x = 0x0123_4567_89ab_cdefu64;
+    let mut rng = Rng(0x0123_4567_89ab_cdefu64);
     for round in 0..300 {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         let mut bad = good.clone();
         let flips = 1 + (x % 3) as usize;
         for f in 0..flips {
