@@ -173,7 +173,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
     assert!(children.len() <= 2, "a sector has a plain and a capture child at most");
     // Only the plain child keeps the opponent's stones as they are; a capture child
     // has one fewer, so its index cannot be prepared from them.
-    let plain = sector.after_move();
+    let plain = children.iter().position(|c| c.0 == sector.after_move());
     let found = Mutex::new(Vec::new());
     progress.begin(&format!("verify {sector}"), values.len() as u64);
     let (checked, bad): (u64, u64) = values
@@ -191,7 +191,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
                 // A child that captures nothing keeps the opponent's stones, which
                 // become the child's side to move: its index is prepared once. The
                 // prepared index must only be used for that child's slots.
-                let preps: [_; 2] = std::array::from_fn(|k| children.get(k).filter(|c| c.0 == plain).and_then(|c| c.1.prepare(o, true)));
+                let prep = plain.and_then(|k| children[k].1.prepare(o, true));
                 at.clear();
                 let mut wins_now = false;
                 for_each_ply_move(ply, m, o, #[inline(always)] |mv, after, opp_after| {
@@ -207,7 +207,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
                         .iter()
                         .position(|c| c.0.s == cs && c.0.o == co)
                         .expect("every child is in a child sector");
-                    let ci = children[k].1.index_with(&preps[k], opp_after, after);
+                    let ci = children[k].1.index_with(if Some(k) == plain { &prep } else { &None }, opp_after, after);
                     crate::placement::prefetch(children[k].2.as_ptr().wrapping_add(ci as usize));
                     at.push((k, ci));
                 });
