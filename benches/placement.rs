@@ -59,7 +59,7 @@ fn bench_sector(c: &mut Criterion) {
         let children: HashMap<Sector, Vec<u8>> = sector
             .children()
             .into_iter()
-            .map(|s| (s, TableFile::open(&table_path(dir.path(), s), s).unwrap().read_all().unwrap()))
+            .map(|s| (s, TableFile::open(&table_path(dir.path(), s), s, &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap()))
             .collect();
         g.throughput(Throughput::Elements(sector.index().len()));
         g.bench_function(format!("solve sector {name}"), |b| b.iter(|| solve_sector(sector, &children, &NoProgress).len()));

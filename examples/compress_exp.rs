@@ -6,7 +6,7 @@ fn main() {
     let names: Vec<Sector> = std::env::args().skip(2).map(|s| s.parse().unwrap()).collect();
     let (mut pos, mut wld_b, mut wld2_b, mut dep_b, mut full_b) = (0u64, 0u64, 0u64, 0u64, 0u64);
     for sub in names {
-        let t = TableFile::open(&table_path(&dir, sub), sub).unwrap();
+        let t = TableFile::open(&table_path(&dir, sub), sub, &morris::rules::Rules::STANDARD).unwrap();
         let v = t.read_all().unwrap();
         let idx: SubspaceIndex = sub.index();
         let mut wld = Vec::with_capacity(v.len());

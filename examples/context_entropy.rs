@@ -70,7 +70,7 @@ fn main() {
     let (mut wld, mut depth) = ([0f64; 6], [0f64; 4]);
     for name in args {
         let sec: Sector = name.parse().expect("a sector S-O or S-O-SH-OH");
-        let t = TableFile::open(&table_path(&dir, sec), sec).unwrap();
+        let t = TableFile::open(&table_path(&dir, sec), sec, &morris::rules::Rules::STANDARD).unwrap();
         let v = t.read_all().unwrap();
         let idx = sec.index();
         let sizes = [1, 3, 9, 27, 81, 243];

@@ -122,7 +122,7 @@ pub fn plan_sectors(opts: &Options) -> Result<Vec<Sector>, TableError> {
 /// Opens and fully checks an existing table; `Ok(None)` if it is absent.
 pub fn existing(dir: &Path, sub: impl Into<Sector>) -> Result<Option<TableFile>, TableError> {
     let sub: Sector = sub.into();
-    match TableFile::open(&table_path(dir, sub), sub) {
+    match TableFile::open(&table_path(dir, sub), sub, &crate::rules::Rules::STANDARD) {
         Ok(t) => {
             t.read_all()?;
             Ok(Some(t))
@@ -149,7 +149,7 @@ impl Solved for Cache {
 /// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
-    let _lock = lock_dir(&opts.dir)?;
+    let _lock = crate::table::lock_dir(&opts.dir, "solving")?;
     let units = plan(opts);
     let mut cache = Cache(HashMap::new());
     let mut reports = Vec::new();
@@ -174,7 +174,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         }
         for dep in unit.dependencies() {
             if !cache.0.contains_key(&dep) {
-                let t = TableFile::open(&table_path(&opts.dir, dep), dep)?;
+                let t = TableFile::open(&table_path(&opts.dir, dep), dep, &crate::rules::Rules::STANDARD)?;
                 cache.0.insert(dep, t.read_all()?);
             }
         }
@@ -183,7 +183,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         let seconds = start.elapsed().as_secs_f64();
         for (sub, values) in solved {
             let stats = Stats::of(&SubspaceIndex::new(sub), &values);
-            let file_bytes = write_table(&opts.dir, sub, &values, &stats)?;
+            let file_bytes = write_table(&opts.dir, &crate::rules::Rules::STANDARD, sub, &values, &stats)?;
             let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
             reports.push(r);
@@ -196,31 +196,6 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
     drop(cache);
     reports.extend(run_sectors(opts, reporter)?);
     Ok(reports)
-}
-
-/// Takes the directory's lock for the whole run (released when the process ends, even
-/// by SIGKILL) and removes temporary files that an interrupted run left behind: with
-/// the lock held, no other run can be writing them.
-fn lock_dir(dir: &Path) -> Result<std::fs::File, TableError> {
-    let path = dir.join(".morris-solve.lock");
-    let io = |source| TableError::Io { path: path.clone(), source };
-    let file = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            return Err(TableError::Io {
-                path: path.clone(),
-                source: std::io::Error::other("another `morris solve` is writing to this directory; wait for it to finish"),
-            })
-        }
-        Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
-    }
-    for entry in std::fs::read_dir(dir).map_err(io)?.flatten() {
-        if entry.file_name().to_str().is_some_and(|n| n.contains(".mtb.tmp")) {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
-    Ok(file)
 }
 
 /// Whether an existing table can be replaced by solving it again (it is damaged or
@@ -263,7 +238,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let children = sector.children();
         for &child in &children {
             if !cache.0.contains_key(&child) {
-                let t = TableFile::open(&table_path(&opts.dir, child), child)?;
+                let t = TableFile::open(&table_path(&opts.dir, child), child, &crate::rules::Rules::STANDARD)?;
                 cache.0.insert(child, t.read_all()?);
             }
         }
@@ -271,7 +246,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let values = solve_sector(sector, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         let stats = Stats::of(&sector.index(), &values);
-        let file_bytes = write_table(&opts.dir, sector, &values, &stats)?;
+        let file_bytes = write_table(&opts.dir, &crate::rules::Rules::STANDARD, sector, &values, &stats)?;
         let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
         reporter.done(&r);
         reports.push(r);

@@ -55,6 +55,7 @@ pub mod movegen;
 pub mod placement;
 pub mod position;
 pub mod probe;
+pub mod rules;
 pub mod sector;
 pub mod solver;
 pub mod subspace;

@@ -15,6 +15,9 @@ fn main() -> ExitCode {
             for cause in err.chain().skip(1) {
                 eprintln!("  caused by: {cause}");
             }
+            if let Some(advice) = cli::advice(&err) {
+                eprintln!("  hint: {advice}");
+            }
             ExitCode::from(2)
         }
     }

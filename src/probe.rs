@@ -279,7 +279,7 @@ impl Tablebase {
         if let Some(t) = cell.get() {
             return Ok(t);
         }
-        let t = Arc::new(TableFile::open(&table_path(&self.dir, sub), sub)?);
+        let t = Arc::new(TableFile::open(&table_path(&self.dir, sub), sub, &crate::rules::Rules::STANDARD)?);
         Ok(cell.get_or_init(|| t))
     }
 

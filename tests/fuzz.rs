@@ -74,7 +74,7 @@ fn table_reader_returns_the_truth_or_an_error() {
         let sector: Sector = name.parse().unwrap();
         let path = table_path(dir.path(), sector);
         let good = fs::read(&path).unwrap();
-        let truth = TableFile::open(&path, sector).unwrap().read_all().unwrap();
+        let truth = TableFile::open(&path, sector, &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap();
         let index = sector.index();
         let slots: Vec<u64> = (0..64).map(|_| rng.below(index.len())).filter(|&i| !(index.may_be_hole(i) && index.is_hole(i))).collect();
         for round in 0..rounds {
@@ -114,7 +114,7 @@ fn table_reader_returns_the_truth_or_an_error() {
                     assert_eq!(w, code, "{name} round {round}: slot {i} result read wrong");
                 }
             }
-            if let Ok(t) = TableFile::open(&path, sector) {
+            if let Ok(t) = TableFile::open(&path, sector, &morris::rules::Rules::STANDARD) {
                 if let Ok(all) = t.read_all() {
                     assert_eq!(all, truth, "{name} round {round}");
                 }

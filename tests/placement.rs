@@ -239,7 +239,7 @@ fn three_three_start_sectors_match_brute_force_counts() {
     let syms = reference::symmetries();
     let sets = |k: u32| (0u32..1 << 24).filter(move |x| x.count_ones() == k);
     for sector in sectors {
-        let file = TableFile::open(&table_path(dir.path(), sector), sector).unwrap();
+        let file = TableFile::open(&table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
         let values = file.read_all().unwrap();
         let index = sector.index();
         let mut orbits: [HashSet<(u32, u32)>; 3] = Default::default();

@@ -298,7 +298,7 @@ fn each_bar_matches_the_decoded_table() {
     let (root, _) = plot();
     for g in tables(root) {
         let sector: Sector = g.attr("data-sector").unwrap().parse().unwrap();
-        let t = TableFile::open(&table_path(db(), sector), sector).unwrap();
+        let t = TableFile::open(&table_path(db(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
         let values = t.read_all().unwrap();
         let index = sector.index();
         let mut want: BTreeMap<(String, u64), u64> = BTreeMap::new();

@@ -24,7 +24,7 @@ fn db() -> &'static (tempfile::TempDir, HashMap<Subspace, Vec<u8>>) {
         generate::run(&Options { dir: dir.path().to_owned(), max_stones: max_stones(), only: None, starts: vec![] }, &NoProgress).unwrap();
         let mut solved = HashMap::new();
         for sub in Subspace::all().filter(|s| s.total() <= max_stones()) {
-            let t = TableFile::open(&table_path(dir.path(), sub), sub).unwrap();
+            let t = TableFile::open(&table_path(dir.path(), sub), sub, &morris::rules::Rules::STANDARD).unwrap();
             solved.insert(sub, t.read_all().unwrap());
         }
         (dir, solved)
@@ -54,7 +54,7 @@ fn forward_verification_of_every_table() {
 #[test]
 fn stored_statistics_match_the_values() {
     for sub in Subspace::all().filter(|s| s.total() <= max_stones()) {
-        let t = TableFile::open(&table_path(db().0.path(), sub), sub).unwrap();
+        let t = TableFile::open(&table_path(db().0.path(), sub), sub, &morris::rules::Rules::STANDARD).unwrap();
         assert_eq!(t.header.stats, stats(sub), "{sub}");
     }
 }

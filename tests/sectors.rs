@@ -33,7 +33,7 @@ fn small_starts_tables_agree_with_search() {
     let known: std::collections::HashMap<&str, &str> =
         known.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split_once(' ').unwrap()).collect();
     for &sector in &sectors {
-        let t = morris::table::TableFile::open(&morris::table::table_path(dir.path(), sector), sector).unwrap();
+        let t = morris::table::TableFile::open(&morris::table::table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
         let want = known.get(sector.to_string().as_str()).unwrap_or_else(|| panic!("{sector} has no known checksum"));
         assert_eq!(format!("{:016x}", t.header.content_hash), *want, "{sector}");
     }
@@ -94,13 +94,13 @@ fn verifier_checks_placement_sectors() {
 
     // Flip one decided value of 3-4-1-0 to a draw, and rewrite the file consistently.
     let sector: morris::Sector = "3-4-1-0".parse().unwrap();
-    let file = TableFile::open(&table_path(dir.path(), sector), sector).unwrap();
+    let file = TableFile::open(&table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
     let mut values = file.read_all().unwrap();
     drop(file);
     let index = sector.index();
     let slot = (0..values.len() as u64).find(|&i| values[i as usize] != 0 && !(index.may_be_hole(i) && index.is_hole(i))).unwrap();
     values[slot as usize] = 0;
-    write_table(dir.path(), sector, &values, &Stats::of(&index, &values)).unwrap();
+    write_table(dir.path(), &morris::rules::Rules::STANDARD, sector, &values, &Stats::of(&index, &values)).unwrap();
     let tb = Tablebase::open(dir.path()).unwrap();
     let bad = verify_sectors(&tb, &[sector], &NoProgress).unwrap();
     assert!(bad.mismatch_count >= 1);

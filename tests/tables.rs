@@ -25,7 +25,7 @@ fn written_tables_read_back_and_resume() {
     let first = solve(dir.path(), 7);
     assert_eq!(first.len(), 3);
     assert!(first.iter().all(|r| r.seconds.is_some()));
-    let t = TableFile::open(&table_path(dir.path(), s("3-4")), s("3-4")).unwrap();
+    let t = TableFile::open(&table_path(dir.path(), s("3-4")), s("3-4"), &morris::rules::Rules::STANDARD).unwrap();
     assert_eq!(t.header.stats.wins, 102_281);
     assert_eq!(t.read_all().unwrap().len() as u64, t.header.entries);
 
@@ -45,7 +45,7 @@ fn written_tables_read_back_and_resume() {
     let redone: Vec<String> = third.iter().filter(|r| r.seconds.is_some()).map(|r| r.sector.to_string()).collect();
     assert_eq!(redone, vec!["3-3", "3-4", "4-3"]);
     assert!(!dir.path().join("4-3.mtb.tmp").exists());
-    TableFile::open(&path33, s("3-3")).unwrap().read_all().unwrap();
+    TableFile::open(&path33, s("3-3"), &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap();
 }
 
 #[test]
@@ -60,29 +60,29 @@ fn corruption_and_truncation_are_reported() {
     let at = good.len() - 100;
     bad[at] ^= 0xff;
     fs::write(&path, &bad).unwrap();
-    let t = TableFile::open(&path, s("3-3")).unwrap();
+    let t = TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD).unwrap();
     assert!(matches!(t.read_all(), Err(TableError::Corrupt { .. })));
 
     // A flipped byte in the header.
     let mut bad = good.clone();
     bad[50] ^= 1;
     fs::write(&path, &bad).unwrap();
-    assert!(matches!(TableFile::open(&path, s("3-3")), Err(TableError::Corrupt { .. })));
+    assert!(matches!(TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD), Err(TableError::Corrupt { .. })));
 
     // Truncated files.
     for len in [0, 60, 200, good.len() - 1] {
         fs::write(&path, &good[..len]).unwrap();
-        let err = TableFile::open(&path, s("3-3")).err().expect("truncated file must not open");
+        let err = TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD).err().expect("truncated file must not open");
         assert!(matches!(err, TableError::Truncated { .. }), "{len}: {err}");
     }
 
     // Not a table at all, and the wrong subspace.
     fs::write(&path, vec![b'x'; 4096]).unwrap();
-    assert!(matches!(TableFile::open(&path, s("3-3")), Err(TableError::BadMagic { .. })));
+    assert!(matches!(TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD), Err(TableError::BadMagic { .. })));
     fs::write(&path, &good).unwrap();
-    assert!(matches!(TableFile::open(&path, s("4-4")), Err(TableError::Corrupt { .. })));
+    assert!(matches!(TableFile::open(&path, s("4-4"), &morris::rules::Rules::STANDARD), Err(TableError::Corrupt { .. })));
     assert!(matches!(
-        TableFile::open(&table_path(dir.path(), s("5-5")), s("5-5")),
+        TableFile::open(&table_path(dir.path(), s("5-5")), s("5-5"), &morris::rules::Rules::STANDARD),
         Err(TableError::Missing { .. })
     ));
 }
@@ -108,7 +108,7 @@ fn regenerated_tables_match_known_good_checksums() {
     let reports = solve(dir.path(), 8);
     assert_eq!(reports.len(), 6);
     for r in reports {
-        let t = TableFile::open(&table_path(dir.path(), r.sector), r.sector).unwrap();
+        let t = TableFile::open(&table_path(dir.path(), r.sector), r.sector, &morris::rules::Rules::STANDARD).unwrap();
         let want = known.get(r.sector.to_string().as_str()).expect("every s+o <= 8 table has a known checksum");
         assert_eq!(format!("{:016x}", t.header.content_hash), *want, "{}", r.sector);
     }
@@ -130,7 +130,7 @@ fn random_damage_gives_errors_not_wrong_values() {
     solve(dir.path(), 6);
     let path = table_path(dir.path(), s("3-3"));
     let good = fs::read(&path).unwrap();
-    let truth = TableFile::open(&path, s("3-3")).unwrap().read_all().unwrap();
+    let truth = TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap();
     let truth_wld = pack(&truth);
     let idx = SubspaceIndex::new(s("3-3"));
     let probes: Vec<u64> = (0..idx.len()).step_by(211).filter(|&i| !idx.is_hole(i)).collect();
@@ -154,7 +154,7 @@ fn random_damage_gives_errors_not_wrong_values() {
                 assert_eq!(v.encode().unwrap(), truth[i as usize], "round {round}: slot {i} read wrong");
             }
         }
-        if let Ok(t) = TableFile::open(&path, s("3-3")) {
+        if let Ok(t) = TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD) {
             if let Ok(all) = t.read_all() {
                 assert_eq!(all, truth, "round {round}");
             }
@@ -183,7 +183,7 @@ fn packed_results_match_the_values() {
     let dir = tempfile::tempdir().unwrap();
     solve(dir.path(), 8);
     for sub in Subspace::all().filter(|s| s.total() <= 8) {
-        let t = TableFile::open(&table_path(dir.path(), sub), sub).unwrap();
+        let t = TableFile::open(&table_path(dir.path(), sub), sub, &morris::rules::Rules::STANDARD).unwrap();
         let values = t.read_all().unwrap();
         assert_eq!(&t.read_all_mapped().unwrap()[..], &values[..], "{sub}");
         assert_eq!(&t.read_wld_mapped().unwrap()[..], &pack(&values)[..], "{sub}");
@@ -230,11 +230,11 @@ fn files_of_another_index_layout_are_refused() {
     let blocks = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
     let mut h = Xxh3::new();
     h.update(&bytes[..120]);
-    h.update(&bytes[128..128 + 24 * blocks]);
+    h.update(&bytes[128..256 + 32 * blocks]);
     let hash = h.digest().to_le_bytes();
     bytes[120..128].copy_from_slice(&hash);
     fs::write(&path, bytes).unwrap();
-    match TableFile::open(&path, s("3-4")) {
+    match TableFile::open(&path, s("3-4"), &morris::rules::Rules::STANDARD) {
         Err(TableError::Corrupt { detail, .. }) => assert!(detail.contains("fingerprint"), "{detail}"),
         other => panic!("expected a refusal, got {:?}", other.map(|t| t.header)),
     }
@@ -244,10 +244,10 @@ fn files_of_another_index_layout_are_refused() {
 #[test]
 fn a_second_solve_on_the_same_directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.path().join(".morris-solve.lock")).unwrap();
+    let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.path().join(".morris.lock")).unwrap();
     lock.try_lock().unwrap();
     let err = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![] }, &NoProgress).unwrap_err();
-    assert!(err.to_string().contains("another `morris solve`"), "{err}");
+    assert!(err.to_string().contains("another morris process"), "{err}");
     drop(lock);
     solve(dir.path(), 6);
 }

@@ -2,7 +2,7 @@
 //! over the others gives exactly (see `morris::compact`).
 
 use morris::compact::omissible;
-use morris::table::{table_path, TableFile};
+use morris::rules::Rules;
 use morris::Sector;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -22,9 +22,11 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let dirs = &args.dirs;
-    let mut tables = BTreeMap::new();
-    for sector in dirs.sectors()? {
-        tables.insert(sector, TableFile::open(&table_path(&dirs.db, sector), sector)?);
+    let tables = dirs.tables(&Rules::STANDARD)?;
+    // A compact set's left-out tables are derived from its kept ones; leaving out
+    // more would leave positions that no one-ply read answers.
+    if let Some((s, _)) = tables.iter().find(|(_, t)| t.header.compact) {
+        anyhow::bail!("{} is already a compact set ({s}.mtb is marked as part of one); compact the full set it was made from", dirs.db.display());
     }
     let weights: BTreeMap<Sector, u64> =
         tables.iter().map(|(s, t)| (*s, if args.wdl { t.plane_bytes().0 } else { t.file_size() })).collect();
@@ -35,19 +37,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    dirs.create_out("a compact set in place would lose tables")?;
+    let kept = tables.keys().copied().filter(|s| !omitted.contains(s));
+    let kind = if args.wdl { "compact --wdl" } else { "compact" };
+    let _lock = dirs.claim_out(kind, &tables, kept, "a compact set in place would lose tables")?;
     let (mut before, mut after) = (0u64, 0u64);
     for (sector, t) in &tables {
-        before += if args.wdl { t.plane_bytes().0 } else { t.file_size() };
-        let stale = table_path(&dirs.out, *sector);
-        if omitted.contains(sector) {
-            // A table left over from an earlier copy would be read instead: remove it.
-            if stale.exists() {
-                std::fs::remove_file(&stale)?;
-            }
-            continue;
+        before += weights[sector];
+        if !omitted.contains(sector) {
+            after += t.copy_to(&dirs.out, args.wdl, true)?;
         }
-        after += if args.wdl { t.strip_depths(&dirs.out)? } else { t.copy_to(&dirs.out)? };
     }
     out!(
         "{} tables kept, {} left out (read through one ply): {} bytes{} before, {} bytes in {}",

@@ -95,6 +95,36 @@ pub fn run() -> anyhow::Result<ExitCode> {
     }
 }
 
+/// What the user can do about an error, in the command line's terms: the library's
+/// errors say what went wrong, and the command line says which command mends it.
+pub fn advice(err: &anyhow::Error) -> Option<String> {
+    use morris::probe::ProbeError;
+    use morris::table::TableError;
+    err.chain().find_map(|cause| {
+        let table = cause.downcast_ref::<TableError>().or_else(|| match cause.downcast_ref::<ProbeError>() {
+            Some(ProbeError::Table(t)) => Some(t),
+            _ => None,
+        })?;
+        Some(match table {
+            TableError::Missing { hint, .. } => format!("generate it with `{hint}`"),
+            TableError::ResultsOnly { .. } => "probe it with `--wdl`, or use the full tables".to_string(),
+            TableError::WrongRules { found, .. } => format!("use a directory of tables made under these rules, or read this one with `--rules {found}`"),
+            TableError::Version { .. } | TableError::Corrupt { .. } | TableError::Truncated { .. } => {
+                "solve it again: `morris solve` replaces damaged tables and keeps the good ones".to_string()
+            }
+            _ => return None,
+        })
+    })
+}
+
+/// The error message with the advice, on one line: for JSON answers.
+pub fn message(err: &anyhow::Error) -> String {
+    match advice(err) {
+        Some(a) => format!("{err:#}; {a}"),
+        None => format!("{err:#}"),
+    }
+}
+
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe))
 }

@@ -130,7 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Err(e) => {
                 let input = args.position.clone().unwrap_or_default();
-                writeln!(out, "{}", json!({ "position": input, "error": format!("{e:#}") }))?;
+                writeln!(out, "{}", json!({ "position": input, "error": super::message(&e) }))?;
                 Ok(ExitCode::from(2))
             }
         };
@@ -203,9 +203,9 @@ fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
             Err(e) => {
                 failed += 1;
                 if args.json {
-                    writeln!(out, "{}", json!({ "position": text, "error": e.to_string() }))?;
+                    writeln!(out, "{}", json!({ "position": text, "error": super::message(&e) }))?;
                 } else {
-                    writeln!(out, "{text}: error: {e}")?;
+                    writeln!(out, "{text}: error: {}", super::message(&e))?;
                 }
             }
         }

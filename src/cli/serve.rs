@@ -185,7 +185,7 @@ fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
     }
     let hand = pos.white_hand + pos.black_hand;
     if hand > app.max_search_hand {
-        let missing = TableError::Missing { path: table_path(app.tb.dir(), sector), hint: morris::table::solve_hint(sector) };
+        let missing = TableError::Missing { path: table_path(app.tb.dir(), sector), sector, hint: morris::table::solve_hint(sector) };
         return Err(ApiError(
             StatusCode::NOT_FOUND,
             format!("{missing}; without it this server searches only from at most {} stones in hand (--max-search-hand), and this position has {hand}", app.max_search_hand),

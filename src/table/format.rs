@@ -1,0 +1,237 @@
+//! The bytes of a table file's header and block index: one [`Header`] type that
+//! writes itself ([`Header::to_bytes`]) and parses itself back ([`Header::parse`]),
+//! so the writer and the reader cannot disagree about a field.
+
+use super::TableError;
+use crate::rules::Rules;
+use crate::sector::Sector;
+use crate::solver::Stats;
+use std::path::Path;
+use xxhash_rust::xxh3::Xxh3;
+
+/// The first 8 bytes of every table file.
+pub const MAGIC: &[u8; 8] = b"MORRISTB";
+/// The format version this build writes and reads (no other is read).
+pub const VERSION: u16 = 3;
+/// Bytes of the fixed header, before the block index.
+pub const HEADER_LEN: usize = 256;
+/// Bytes of one block index entry.
+pub const INDEX_ENTRY: usize = 32;
+/// Entries per block: the unit of compression and of a probe's decompression.
+pub const BLOCK_SIZE: u32 = 1 << 13;
+/// Room for the canonical rule string (ASCII, NUL-padded).
+const RULES_LEN: usize = 128;
+const RULES_AT: usize = 128;
+const HASH_AT: usize = 120;
+const FLAGS_AT: usize = 88;
+/// Flag: the depth planes were stripped (`morris strip`, `compact --wdl`).
+const RESULTS_ONLY: u8 = 1;
+/// Flag: the file belongs to a compact set (`morris compact`), whose other sectors
+/// may be left out; such a set is not compacted again.
+const COMPACT: u8 = 2;
+
+/// One entry of the block index: where a block's two frames are, and the hashes of
+/// their decompressed contents. A reader checks both before it returns a value, so a
+/// frame moved to another block or spliced in from another table is an error even
+/// though it decompresses cleanly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockEntry {
+    /// File offset of the block's WLD frame; the depth frame follows it.
+    pub offset: u64,
+    /// Bytes of the WLD frame (0: an all-draw block).
+    pub wld_len: u32,
+    /// Bytes of the depth frame (0: no win or loss in the block, or a results-only file).
+    pub depth_len: u32,
+    /// XXH3-64 of the decompressed WLD plane (the zero plane when there is no frame).
+    pub wld_hash: u64,
+    /// XXH3-64 of the decompressed depth plane (of nothing when there is no frame;
+    /// kept from the full table in a results-only file, where it is not checked).
+    pub depth_hash: u64,
+}
+
+/// Parsed header of a table file (see the module documentation of `table` for the
+/// layout).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The sector the file holds, checked against the one asked for.
+    pub sector: Sector,
+    /// The rule set that made the values, checked against the reader's.
+    pub rules: Rules,
+    /// Index slots, holes included: the length of the sector's index.
+    pub entries: u64,
+    /// Entries per block ([`BLOCK_SIZE`] in files this build writes).
+    pub block_size: u32,
+    /// Number of blocks, `entries / block_size` rounded up.
+    pub blocks: u32,
+    /// XXH3-64 over the blocks' value-byte hashes, in order: the identity of the
+    /// table's values whatever their compression (`databases/checksums.txt`), checked
+    /// by every whole-table read of a full table.
+    pub content_hash: u64,
+    /// Counts and deepest values over the sector's positions (holes excluded).
+    pub stats: Stats,
+    /// The depth planes were stripped: win/draw/loss reads only.
+    pub results_only: bool,
+    /// The file belongs to a compact set.
+    pub compact: bool,
+    /// `layout_fingerprint` of the index that ordered the entries.
+    pub layout: u64,
+}
+
+pub(super) fn put_u64(buf: &mut [u8], at: usize, v: u64) {
+    buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
+}
+
+pub(super) fn get_u64(buf: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(buf[at..at + 8].try_into().unwrap())
+}
+
+fn get_u32(buf: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(buf[at..at + 4].try_into().unwrap())
+}
+
+fn get_u16(buf: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes(buf[at..at + 2].try_into().unwrap())
+}
+
+/// XXH3-64 of the header and block index, the checksum field itself excluded.
+fn header_hash(head: &[u8]) -> u64 {
+    let mut h = Xxh3::new();
+    h.update(&head[..HASH_AT]);
+    h.update(&head[HASH_AT + 8..]);
+    h.digest()
+}
+
+impl Header {
+    /// The header and block index as they are written, checksum included.
+    pub fn to_bytes(&self, index: &[BlockEntry]) -> Vec<u8> {
+        assert_eq!(index.len(), self.blocks as usize, "one index entry per block");
+        let mut head = vec![0u8; HEADER_LEN + INDEX_ENTRY * index.len()];
+        head[0..8].copy_from_slice(MAGIC);
+        head[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        let x = self.sector;
+        head[12..16].copy_from_slice(&[x.s, x.o, x.sh, x.oh]);
+        put_u64(&mut head, 16, self.entries);
+        head[24..28].copy_from_slice(&self.block_size.to_le_bytes());
+        head[28..32].copy_from_slice(&self.blocks.to_le_bytes());
+        put_u64(&mut head, 32, self.content_hash);
+        let s = &self.stats;
+        for (k, v) in [s.positions, s.wins, s.draws, s.losses].into_iter().enumerate() {
+            put_u64(&mut head, 40 + 8 * k, v);
+        }
+        head[72..74].copy_from_slice(&s.max_win.to_le_bytes());
+        head[74..76].copy_from_slice(&s.max_loss.to_le_bytes());
+        head[FLAGS_AT] = if self.results_only { RESULTS_ONLY } else { 0 } | if self.compact { COMPACT } else { 0 };
+        put_u64(&mut head, 96, self.layout);
+        put_u64(&mut head, 104, self.rules.fingerprint());
+        let name = self.rules.to_string();
+        assert!(name.len() < RULES_LEN, "rule string {name} fits the header");
+        head[RULES_AT..RULES_AT + name.len()].copy_from_slice(name.as_bytes());
+        for (k, e) in index.iter().enumerate() {
+            let at = HEADER_LEN + INDEX_ENTRY * k;
+            put_u64(&mut head, at, e.offset);
+            head[at + 8..at + 12].copy_from_slice(&e.wld_len.to_le_bytes());
+            head[at + 12..at + 16].copy_from_slice(&e.depth_len.to_le_bytes());
+            put_u64(&mut head, at + 16, e.wld_hash);
+            put_u64(&mut head, at + 24, e.depth_hash);
+        }
+        let hash = header_hash(&head);
+        put_u64(&mut head, HASH_AT, hash);
+        head
+    }
+
+    /// Checks the magic and the version in the first bytes of a file, before anything
+    /// else of it is believed.
+    pub fn precheck(path: &Path, fixed: &[u8]) -> Result<(), TableError> {
+        if fixed.len() >= 8 && &fixed[0..8] != MAGIC {
+            return Err(TableError::BadMagic { path: path.to_owned() });
+        }
+        if fixed.len() >= 10 && get_u16(fixed, 8) != VERSION {
+            return Err(TableError::Version { path: path.to_owned(), found: get_u16(fixed, 8) });
+        }
+        Ok(())
+    }
+
+    /// How many bytes of header and block index a file whose first bytes are `fixed`
+    /// (at least [`HEADER_LEN`] of them) has: what to read before [`Header::parse`].
+    pub fn total_len(fixed: &[u8]) -> usize {
+        HEADER_LEN + INDEX_ENTRY * get_u32(fixed, 28) as usize
+    }
+
+    /// Parses and checks the header and block index in `head` (exactly
+    /// [`Header::total_len`] bytes) of the file at `path`, which is `file_len` bytes
+    /// long: magic, version, checksum, flags, counts, and that every block lies inside
+    /// the file. What it holds is checked against what the reader expects by the caller.
+    pub fn parse(path: &Path, head: &[u8], file_len: u64) -> Result<(Header, Vec<BlockEntry>), TableError> {
+        let corrupt = |detail: &str| TableError::corrupt(path, detail);
+        if head.len() < HEADER_LEN {
+            return Err(TableError::Truncated { path: path.to_owned(), detail: format!("{} bytes, shorter than the {HEADER_LEN}-byte header", head.len()) });
+        }
+        if &head[0..8] != MAGIC {
+            return Err(TableError::BadMagic { path: path.to_owned() });
+        }
+        let version = get_u16(head, 8);
+        if version != VERSION {
+            return Err(TableError::Version { path: path.to_owned(), found: version });
+        }
+        let blocks = get_u32(head, 28);
+        if head.len() != Self::total_len(head) {
+            return Err(TableError::Truncated { path: path.to_owned(), detail: format!("the block index needs {} bytes", Self::total_len(head)) });
+        }
+        if header_hash(head) != get_u64(head, HASH_AT) {
+            return Err(corrupt("header checksum mismatch"));
+        }
+        let sector = Sector::new(head[12], head[13], head[14], head[15]).ok_or_else(|| corrupt("invalid sector in header"))?;
+        let flags = head[FLAGS_AT];
+        if flags & !(RESULTS_ONLY | COMPACT) != 0 {
+            return Err(corrupt("unknown flags in header"));
+        }
+        let name = &head[RULES_AT..RULES_AT + RULES_LEN];
+        let name = std::str::from_utf8(&name[..name.iter().position(|&b| b == 0).unwrap_or(RULES_LEN)]).map_err(|_| corrupt("rule string is not text"))?;
+        let rules: Rules = name.parse().map_err(|e| corrupt(&format!("rule string `{name}`: {e}")))?;
+        if rules.fingerprint() != get_u64(head, 104) {
+            return Err(corrupt(&format!("rule string `{name}` does not match its fingerprint")));
+        }
+        let header = Header {
+            sector,
+            rules,
+            entries: get_u64(head, 16),
+            block_size: get_u32(head, 24),
+            blocks,
+            content_hash: get_u64(head, 32),
+            stats: Stats {
+                positions: get_u64(head, 40),
+                wins: get_u64(head, 48),
+                draws: get_u64(head, 56),
+                losses: get_u64(head, 64),
+                max_win: get_u16(head, 72),
+                max_loss: get_u16(head, 74),
+            },
+            results_only: flags & RESULTS_ONLY != 0,
+            compact: flags & COMPACT != 0,
+            layout: get_u64(head, 96),
+        };
+        if header.block_size == 0 || header.block_size % 4 != 0 || header.entries.div_ceil(header.block_size as u64) != blocks as u64 {
+            return Err(corrupt("entry or block count does not match the block size"));
+        }
+        let mut index = Vec::with_capacity(blocks as usize);
+        for k in 0..blocks as usize {
+            let at = HEADER_LEN + INDEX_ENTRY * k;
+            let e = BlockEntry {
+                offset: get_u64(head, at),
+                wld_len: get_u32(head, at + 8),
+                depth_len: get_u32(head, at + 12),
+                wld_hash: get_u64(head, at + 16),
+                depth_hash: get_u64(head, at + 24),
+            };
+            let end = e.offset.checked_add(e.wld_len as u64 + e.depth_len as u64);
+            if end.is_none_or(|end| end > file_len) {
+                return Err(TableError::Truncated { path: path.to_owned(), detail: format!("block {k} ends past the end of the file ({file_len} bytes)") });
+            }
+            if header.results_only && e.depth_len != 0 {
+                return Err(corrupt(&format!("block {k} of a results-only file has a depth frame")));
+            }
+            index.push(e);
+        }
+        Ok((header, index))
+    }
+}

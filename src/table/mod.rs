@@ -1,0 +1,201 @@
+//! The table file format (version 3): one file per sector, `S-O.mtb` for a movement
+//! subspace and `S-O-SH-OH.mtb` for a sector with stones in hand (see `sector`).
+//! [`format`] has the header's bytes, [`writer`] writes files atomically and
+//! [`reader`] reads them, every block checked.
+//!
+//! ```text
+//! offset size  field
+//!      0    8  magic "MORRISTB"
+//!      8    2  format version (3)
+//!     10    2  reserved, 0
+//!     12    1  s (stones on the board of the side to move)
+//!     13    1  o (stones on the board of the opponent)
+//!     14    1  sh (stones in hand of the side to move; 0 in the movement phase)
+//!     15    1  oh (stones in hand of the opponent; 0 in the movement phase)
+//!     16    8  entries (index slots, holes included)
+//!     24    4  block size (entries per block)
+//!     28    4  block count
+//!     32    8  content checksum: XXH3-64 of the blocks' value-byte hashes (each u64 LE)
+//!     40   48  statistics: positions, wins, draws, losses (u64 each),
+//!              deepest win, deepest loss (u16 each), 4 reserved bytes
+//!     88    1  flags: bit 0 results only (depth planes stripped), bit 1 part of a
+//!              compact set
+//!     89    7  reserved, 0
+//!     96    8  index layout fingerprint (`layout_fingerprint`)
+//!    104    8  rule set fingerprint (`Rules::fingerprint`)
+//!    112    8  reserved, 0
+//!    120    8  header checksum: XXH3-64 of bytes 0..120, 128..256 and the block index
+//!    128  128  the canonical rule string (`Rules` printed), ASCII, NUL-padded
+//!    256  32n  block index, per block: file offset (u64), length of the WLD frame (u32),
+//!              length of the depth frame (u32), XXH3-64 of the decompressed WLD plane
+//!              (u64), XXH3-64 of the decompressed depth plane (u64)
+//!      …       blocks: per block, a zstd frame of the WLD plane then one of the depth plane
+//! ```
+//!
+//! All integers are little-endian. Logically each entry is one value byte (see
+//! `value`). A block of 8,192 entries is stored as two planes, so that a
+//! win/draw/loss probe never pays for depth:
+//! - WLD: 2 bits per entry (0 draw, 1 win, 2 loss), four entries per byte, low bits first;
+//! - depth: one byte per win or loss entry of the block, in entry order: `(d - 1) / 2`
+//!   for a win in `d`, `d / 2` for a loss in `d` (parity is implied by the result).
+//!
+//! A plane of length 0 has no frame: an all-draw block stores nothing but its index entry.
+//!
+//! Holes of the index hold no position, so their entries are don't-cares: the writer
+//! repeats the previous entry of the block (a draw at a block start), which costs
+//! next to nothing after compression. Blocks are compressed independently so that a
+//! probe decompresses only what it needs. Each plane has its own hash in the block
+//! index, which the header checksum covers: a zstd frame checks itself, but a valid
+//! frame moved to another block, or spliced in from another table, would decode into
+//! wrong values; its hash does not match, so it is reported instead. The content
+//! checksum identifies the values independently of their compression, and so of the
+//! format version (`databases/checksums.txt`).
+//!
+//! Version history: 1, one zstd frame of value bytes per 65,536 entries, holes stored as
+//! draws; 2, WLD and depth planes per 8,192 entries, holes repeat their predecessor, one
+//! hash per block over the value bytes; 3, a hash per plane, the rule set in the header.
+
+pub mod format;
+pub mod manifest;
+pub mod reader;
+pub mod writer;
+
+pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
+pub use reader::{Checked, Planes, TableFile};
+pub use writer::{lock_dir, write_atomic, write_table};
+
+use crate::rules::Rules;
+use crate::sector::Sector;
+use std::io;
+use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::Xxh3;
+
+/// Why a table could not be read or written. Each names the file. A value is never
+/// read from a table that fails a check: damage is reported, not returned as a wrong
+/// value.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// The file does not exist.
+    #[error("table {} is missing", path.display())]
+    Missing {
+        /// The file looked for.
+        path: PathBuf,
+        /// The sector whose table it is.
+        sector: Sector,
+        /// The `morris solve` command that writes it ([`solve_hint`]), for front ends.
+        hint: String,
+    },
+    /// The path exists but is not a regular file (a directory, a FIFO, a device).
+    #[error("{} is not a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
+    /// The operating system refused a read, write or rename.
+    #[error("I/O error on {}: {source}", path.display())]
+    Io {
+        /// The file or directory concerned.
+        path: PathBuf,
+        /// The error the operating system gave.
+        source: io::Error,
+    },
+    /// The file does not start with [`MAGIC`].
+    #[error("{} is not a morris table (bad magic)", path.display())]
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file has a format version other than [`VERSION`]; solve it again.
+    #[error("{} has format version {found}; this build reads version {VERSION}", path.display())]
+    Version {
+        /// The file.
+        path: PathBuf,
+        /// The version in its header.
+        found: u16,
+    },
+    /// The file is shorter than its header says.
+    #[error("{} is truncated: {detail}", path.display())]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// What is missing.
+        detail: String,
+    },
+    /// A checksum, count or code does not match: the file is damaged, holds another
+    /// sector, or was written with another index layout.
+    #[error("{} is corrupt: {detail}", path.display())]
+    Corrupt {
+        /// The file (or, for a sector graph error of the solve plan, the directory).
+        path: PathBuf,
+        /// What failed.
+        detail: String,
+    },
+    /// The table was made under other rules than the reader's: its values would look
+    /// right and be wrong.
+    #[error("{} was made under the rules `{found}`, not `{expected}`", path.display())]
+    WrongRules {
+        /// The file.
+        path: PathBuf,
+        /// The rules in its header.
+        found: Rules,
+        /// The rules it was opened under.
+        expected: Rules,
+    },
+    /// Depths were asked of a results-only file ([`TableFile::copy_to`]).
+    #[error("{} holds results only (win, draw or loss, no depths)", path.display())]
+    ResultsOnly {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A sector built by hand with more than 9 stones of a kind: no table can hold it.
+    #[error("sector {0} does not exist: a side has at most 9 stones on the board and in hand")]
+    NoSuchSector(Sector),
+}
+
+impl TableError {
+    fn corrupt(path: &Path, detail: impl Into<String>) -> TableError {
+        TableError::Corrupt { path: path.to_owned(), detail: detail.into() }
+    }
+}
+
+/// The file name of a sector's table inside a database directory.
+pub fn table_path(dir: &Path, sector: impl Into<Sector>) -> PathBuf {
+    dir.join(format!("{}.mtb", sector.into()))
+}
+
+/// The `morris solve` command that writes the table of `sector`.
+pub fn solve_hint(sector: Sector) -> String {
+    match sector.subspace() {
+        Some(sub) => format!("morris solve --max-stones {}", sub.total()),
+        None if Sector::reachable(Sector::start(9, 9).expect("9-9 start")).contains(&sector) => "morris solve --all".to_string(),
+        None => {
+            // The smallest generalised start whose game reaches the sector.
+            let starts = (3..=9u8).flat_map(|w| (3..=9u8).map(move |b| (w, b)));
+            match starts
+                .filter(|&(w, b)| Sector::start(w, b).is_some_and(|st| Sector::reachable(st).contains(&sector)))
+                .min_by_key(|&(w, b)| (w + b, w))
+            {
+                Some((w, b)) => format!("morris solve --start {w}-{b}"),
+                None => "morris solve --start WK-BK (no start reaches this sector)".to_string(),
+            }
+        }
+    }
+}
+
+/// A hash of the positions the index puts at 64 fixed slots (and of its length). A
+/// change to the representative choice, the symmetry numbering or the ranking would
+/// make old files decode into wrong values that still pass every checksum; with the
+/// fingerprint in the header such files are refused instead.
+pub fn layout_fingerprint(index: &crate::index::SubspaceIndex) -> u64 {
+    let mut h = Xxh3::new();
+    h.update(&index.len().to_le_bytes());
+    for k in 0..64u64 {
+        let slot = index.len() / 64 * k + k % index.len().max(1);
+        let (m, o) = index.unindex(slot.min(index.len().saturating_sub(1)));
+        h.update(&m.to_le_bytes());
+        h.update(&o.to_le_bytes());
+    }
+    // Never 0, which marks files written before fingerprints.
+    h.digest().max(1)
+}
+

@@ -1,0 +1,195 @@
+//! Writing table files: every file appears whole or not at all.
+//!
+//! Each write goes through [`write_atomic`]: a temporary name unique to the process,
+//! a sync, then a rename. A directory is written by one process at a time
+//! ([`lock_dir`]), and that process first removes the temporary files an interrupted
+//! run left, which no other process can still be writing.
+
+use super::format::{BlockEntry, Header, BLOCK_SIZE};
+use super::{layout_fingerprint, table_path, TableError};
+use crate::rules::Rules;
+use crate::sector::Sector;
+use crate::solver::Stats;
+use rayon::prelude::*;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::Path;
+use xxhash_rust::xxh3::{xxh3_64, Xxh3};
+
+const ZSTD_LEVEL: i32 = 9;
+
+/// The marker of the temporary files of this module, `NAME.tmp.PID`.
+const TMP: &str = ".tmp.";
+
+/// Writes the file `name` in `dir` from `body`: under a temporary name, synced, then
+/// renamed, so that a failed or interrupted write (a full disk, a kill) leaves no file
+/// of that name behind. Returns the bytes written.
+pub fn write_atomic(dir: &Path, name: &str, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<u64, TableError> {
+    let path = dir.join(name);
+    // Unique per process, so two runs on one directory never write the same file.
+    let tmp = dir.join(format!("{name}{TMP}{}", std::process::id()));
+    let result = (|| -> io::Result<u64> {
+        let mut f = Counting(io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?), 0);
+        body(&mut f)?;
+        let n = f.1;
+        f.0.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        Ok(n)
+    })();
+    match result {
+        Ok(n) => {
+            fs::rename(&tmp, &path).map_err(|source| TableError::Io { path, source })?;
+            Ok(n)
+        }
+        Err(source) => {
+            let _ = fs::remove_file(&tmp);
+            Err(TableError::Io { path: tmp, source })
+        }
+    }
+}
+
+/// A writer that counts what passes through it.
+struct Counting<W>(W, u64);
+
+impl<W: Write> Write for Counting<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.0.write(buf)?;
+        self.1 += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Takes the lock of `dir` for writing (`what` names the command in the message a
+/// second process gets), held until the returned file is dropped or the process ends,
+/// even by SIGKILL, and removes the temporary files an interrupted run left behind:
+/// with the lock held, no other run can be writing them.
+pub fn lock_dir(dir: &Path, what: &str) -> Result<File, TableError> {
+    let path = dir.join(".morris.lock");
+    let io = |source| TableError::Io { path: path.clone(), source };
+    let file = fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(io)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => {
+            return Err(TableError::Io {
+                path: path.clone(),
+                source: io::Error::other(format!("another morris process is writing to this directory; wait for it to finish before {what}")),
+            })
+        }
+        Err(fs::TryLockError::Error(e)) => return Err(io(e)),
+    }
+    for entry in fs::read_dir(dir).map_err(io)?.flatten() {
+        if entry.file_name().to_str().is_some_and(is_temporary) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+    Ok(file)
+}
+
+/// Whether `name` is a temporary file of [`write_atomic`] (`NAME.tmp.PID`, or
+/// `NAME.tmp` from builds before the process id was added).
+pub fn is_temporary(name: &str) -> bool {
+    name.ends_with(".tmp") || name.rsplit_once(TMP).is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Splits one block of value bytes into its WLD plane (four 2-bit codes a byte) and
+/// its depth plane (a byte per win or loss).
+pub(super) fn planes_of(values: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let mut wld = vec![0u8; values.len().div_ceil(4)];
+    let mut depth = Vec::with_capacity(values.len());
+    for (i, &b) in values.iter().enumerate() {
+        let code = match b {
+            0 => 0,
+            1..=127 => 1,
+            _ => 2,
+        };
+        wld[i / 4] |= code << (2 * (i % 4));
+        match b {
+            0 => {}
+            1..=127 => depth.push(b - 1),
+            _ => depth.push(b - 128),
+        }
+    }
+    (wld, depth)
+}
+
+fn compress(data: &[u8]) -> Vec<u8> {
+    if data.is_empty() {
+        return Vec::new();
+    }
+    let mut c = zstd::bulk::Compressor::new(ZSTD_LEVEL).expect("zstd compressor");
+    c.include_checksum(true).expect("zstd parameter");
+    c.compress(data).expect("zstd compression of an in-memory block")
+}
+
+/// Repeats the previous entry into every hole of the block starting at slot `start`.
+fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8]) {
+    crate::cpu::fast!({
+        for k in 0..block.len() {
+            let i = start + k as u64;
+            if index.may_be_hole(i) && index.is_hole(i) {
+                block[k] = if k == 0 { 0 } else { block[k - 1] };
+            }
+        }
+    })
+}
+
+/// Writes `values` as the table of `sector` under `rules` into `dir`, atomically, and
+/// returns the file's size in bytes. `values` holds one value byte per slot of the
+/// sector's index ([`Sector::index`]); `stats` goes into the header as it is.
+pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
+    let sector: Sector = sector.into();
+    let index = sector.index();
+    // Per block: the compressed WLD and depth frames, their planes' hashes, and the
+    // hash of the block's value bytes for the content checksum.
+    let blocks: Vec<(Vec<u8>, Vec<u8>, u64, u64, u64)> = values
+        .par_chunks(BLOCK_SIZE as usize)
+        .enumerate()
+        .map(|(k, chunk)| {
+            let mut block = chunk.to_vec();
+            fill_holes(&index, k as u64 * BLOCK_SIZE as u64, &mut block);
+            let (wld, depth) = planes_of(&block);
+            let (wh, dh) = (xxh3_64(&wld), xxh3_64(&depth));
+            // An all-draw block stores no frame at all.
+            let wld = if depth.is_empty() { Vec::new() } else { compress(&wld) };
+            (wld, compress(&depth), wh, dh, xxh3_64(&block))
+        })
+        .collect();
+    let mut content = Xxh3::new();
+    for b in &blocks {
+        content.update(&b.4.to_le_bytes());
+    }
+    let header = Header {
+        sector,
+        rules: *rules,
+        entries: values.len() as u64,
+        block_size: BLOCK_SIZE,
+        blocks: blocks.len() as u32,
+        content_hash: content.digest(),
+        stats: *stats,
+        results_only: false,
+        compact: false,
+        layout: layout_fingerprint(&index),
+    };
+    let mut offset = (super::format::HEADER_LEN + super::format::INDEX_ENTRY * blocks.len()) as u64;
+    let entries: Vec<BlockEntry> = blocks
+        .iter()
+        .map(|(w, d, wld_hash, depth_hash, _)| {
+            let e = BlockEntry { offset, wld_len: w.len() as u32, depth_len: d.len() as u32, wld_hash: *wld_hash, depth_hash: *depth_hash };
+            offset += (w.len() + d.len()) as u64;
+            e
+        })
+        .collect();
+    let head = header.to_bytes(&entries);
+    let name = table_path(Path::new(""), sector).display().to_string();
+    write_atomic(dir, &name, |f| {
+        f.write_all(&head)?;
+        for (wld, depth, ..) in &blocks {
+            f.write_all(wld)?;
+            f.write_all(depth)?;
+        }
+        Ok(())
+    })
+}
