@@ -1,0 +1,170 @@
+//! Valid frames in the wrong place: two blocks of a table swapped, two WLD frames
+//! swapped, a frame spliced in from another table. Every zstd frame still decodes and
+//! checks itself, so only the plane hashes of the block index can tell. Every read
+//! path must then give an error naming the table, never a value: a probe, a WLD-only
+//! probe, the block cache, the server, a placement search's table loads and the
+//! whole-table loads.
+
+use morris::movegen::NONE;
+use morris::probe::Tablebase;
+use morris::rules::Rules;
+use morris::table::{table_path, TableFile};
+use morris::{Color, Position, Sector, Subspace};
+use std::path::Path;
+
+#[path = "common/server.rs"]
+mod server;
+
+/// The block index of a version 3 file: per block, the offset, WLD and depth lengths.
+fn blocks(bytes: &[u8]) -> Vec<(usize, usize, usize)> {
+    let n = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
+    (0..n)
+        .map(|k| {
+            let at = 256 + 32 * k;
+            let off = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+            let w = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
+            let d = u32::from_le_bytes(bytes[at + 12..at + 16].try_into().unwrap()) as usize;
+            (off, w, d)
+        })
+        .collect()
+}
+
+/// Two blocks whose WLD frames differ and have the same length, and (`whole`) whose
+/// depth frames have the same length too: swapped, every frame decodes to a plane of
+/// the right size, so only the plane hashes can tell.
+fn pair(bytes: &[u8], whole: bool) -> Option<(usize, usize)> {
+    let b = blocks(bytes);
+    let range = |k: usize| {
+        let (off, w, d) = b[k];
+        off..off + w + if whole { d } else { 0 }
+    };
+    for i in 0..b.len() {
+        for j in i + 1..b.len() {
+            let (ri, rj) = (range(i), range(j));
+            let same_lengths = b[i].1 == b[j].1 && (!whole || b[i].2 == b[j].2);
+            if b[i].1 > 0 && same_lengths && ri.len() == rj.len() && bytes[b[i].0..b[i].0 + b[i].1] != bytes[b[j].0..b[j].0 + b[j].1] {
+                return Some((i, j));
+            }
+        }
+    }
+    None
+}
+
+fn swap(bytes: &mut [u8], a: std::ops::Range<usize>, b: std::ops::Range<usize>) {
+    let (x, y) = (bytes[a.clone()].to_vec(), bytes[b.clone()].to_vec());
+    bytes[a].copy_from_slice(&y);
+    bytes[b].copy_from_slice(&x);
+}
+
+/// One damage to one table: the sector, the damaged blocks and the new bytes.
+struct Damage {
+    what: &'static str,
+    sector: Subspace,
+    blocks: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+fn damages(dir: &Path) -> Vec<Damage> {
+    let subs: Vec<Subspace> = ["3-3", "3-4", "4-3", "4-4", "5-3", "3-5"].iter().map(|s| s.parse().unwrap()).collect();
+    let read = |s: Subspace| std::fs::read(table_path(dir, s)).unwrap();
+    let mut out = vec![];
+    // Whole blocks swapped, and WLD frames swapped, within one table.
+    for (what, whole) in [("blocks swapped", true), ("WLD frames swapped", false)] {
+        let (sub, bytes, (i, j)) = subs.iter().find_map(|&s| { let b = read(s); pair(&b, whole).map(|p| (s, b, p)) }).unwrap_or_else(|| panic!("no table has two blocks to swap ({what})"));
+        let b = blocks(&bytes);
+        let len = |k: usize| b[k].1 + if whole { b[k].2 } else { 0 };
+        let mut bytes = bytes.clone();
+        swap(&mut bytes, b[i].0..b[i].0 + len(i), b[j].0..b[j].0 + len(j));
+        out.push(Damage { what, sector: sub, blocks: vec![i, j], bytes });
+    }
+    // A WLD frame of another table, of the same length, in its place.
+    let found = subs.iter().flat_map(|&a| subs.iter().map(move |&b| (a, b))).filter(|(a, b)| a != b).find_map(|(a, b)| {
+        let (ba, bb) = (read(a), read(b));
+        let (ia, ib) = (blocks(&ba), blocks(&bb));
+        for (k, &(off, w, _)) in ia.iter().enumerate() {
+            if let Some(&(o2, _, _)) = ib.iter().find(|&&(o2, w2, _)| w2 == w && w > 0 && bb[o2..o2 + w] != ba[off..off + w]) {
+                let mut bytes = ba.clone();
+                bytes[off..off + w].copy_from_slice(&bb[o2..o2 + w]);
+                return Some(Damage { what: "frame spliced from another table", sector: a, blocks: vec![k], bytes });
+            }
+        }
+        None
+    });
+    out.push(found.expect("two tables with WLD frames of equal length"));
+    out
+}
+
+/// The positions of the slots of block `k` of `sub`, holes skipped (every 37th slot).
+fn positions(sub: Subspace, k: usize) -> Vec<(u32, u32)> {
+    let idx = Sector::from(sub).index();
+    let start = k as u64 * 8192;
+    (start..(start + 8192).min(idx.len())).step_by(37).filter(|&i| !idx.is_hole(i)).map(|i| idx.unindex(i)).collect()
+}
+
+/// A placement position one placement before `(mover, opp)` of `sub` from which no move
+/// captures, so that a search must read `sub`'s table to answer it.
+fn placement_parent(mover: u32, opp: u32) -> Option<Position> {
+    // The side to move here is `sub`'s opponent, with one stone still in hand.
+    (0..24).filter(|p| opp >> p & 1 != 0).find_map(|p| {
+        let q = Position { white: opp & !(1 << p), black: mover, white_hand: 1, black_hand: 0, to_move: Color::White };
+        (q.validate().is_ok() && q.children().iter().all(|(mv, _)| mv.capture == NONE)).then_some(q)
+    })
+}
+
+#[test]
+fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 8, only: None, starts: vec![] };
+    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let all = damages(dir.path());
+    for d in all {
+        let path = table_path(dir.path(), d.sector);
+        let good = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &d.bytes).unwrap();
+        let name = format!("{}.mtb", d.sector);
+        let names_table = |e: &dyn std::fmt::Display| assert!(e.to_string().contains(&name), "{}: error does not name {name}: {e}", d.what);
+        let mut probed = 0;
+        for &k in &d.blocks {
+            let pos = positions(d.sector, k);
+            assert!(!pos.is_empty());
+            // No cache, the default cache (asked twice: nothing wrong is kept), WLD only.
+            let (bare, cached) = (Tablebase::with_cache(dir.path(), 0).unwrap(), Tablebase::open(dir.path()).unwrap());
+            for &(m, o) in &pos {
+                for tb in [&bare, &cached, &cached] {
+                    match tb.probe_movement(m, o) {
+                        Ok(v) => panic!("{}: {name} block {k} gave {v}", d.what),
+                        Err(e) => names_table(&e),
+                    }
+                    match tb.probe_wdl_movement(m, o) {
+                        Ok(v) => panic!("{}: {name} block {k} gave {v:?} (WLD)", d.what),
+                        Err(e) => names_table(&e),
+                    }
+                }
+                probed += 1;
+            }
+            // A placement search that reaches the table loads it whole: an error.
+            let q = pos.iter().find_map(|&(m, o)| placement_parent(m, o)).expect("a placement position without captures");
+            match bare.solve_placement(&q, &morris::solver::NoProgress) {
+                Ok(s) => panic!("{}: the search from {q} gave {}", d.what, s.value),
+                Err(e) => names_table(&e),
+            }
+            // The server: an error answer, never a value.
+            let srv = server::Server::start(dir.path(), &[]);
+            let p = Position::movement(Color::White, pos[0].0, pos[0].1);
+            let (status, _, body) = srv.get(&format!("/api/probe?position={}", server::encode(&p.to_string())));
+            assert_eq!(status, 500, "{}: {body}", d.what);
+            assert!(body.contains(&name), "{}: {body}", d.what);
+        }
+        assert!(probed > 0);
+        // Whole-table loads, and the check of `stats --check`.
+        let t = TableFile::open(&path, d.sector, &Rules::STANDARD).unwrap();
+        names_table(&t.read_all().err().expect("read_all"));
+        names_table(&t.read_all_mapped().err().expect("read_all_mapped"));
+        names_table(&t.read_wld_mapped().err().expect("read_wld_mapped"));
+        names_table(&t.check().err().expect("check"));
+        let mut buf = vec![];
+        names_table(&t.read_block(d.blocks[0], &mut buf).err().expect("read_block"));
+        std::fs::write(&path, good).unwrap();
+        eprintln!("{}: {name} blocks {:?}: every read path refuses", d.what, d.blocks);
+    }
+}
