@@ -1,0 +1,123 @@
+//! `morris strip` and `morris compact` never lose data: they write only into a new or
+//! empty directory or into their own earlier output from the same tables, refuse
+//! anything else naming the files, refuse to compact a compact set, and clear the
+//! temporary files a killed run left. `stats --check` checks what a results-only set
+//! holds.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn morris(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
+}
+
+fn text(o: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn solved() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 7, only: None, starts: vec![(3, 3)] };
+    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    dir
+}
+
+/// Every file of `dir` with its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().unwrap().is_file())
+        .map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn copies_refuse_directories_they_did_not_write() {
+    let full = solved();
+    let other = solved();
+    // A directory of full tables: neither strip nor compact may touch it.
+    for cmd in [vec!["strip"], vec!["compact"], vec!["compact", "--wdl"]] {
+        let before = snapshot(other.path());
+        let mut args = cmd.clone();
+        args.extend(["--db", s(full.path()), "--out", s(other.path())]);
+        let o = morris(&args);
+        assert_eq!(o.status.code(), Some(2), "{cmd:?}: {}", text(&o));
+        assert!(text(&o).contains("3-3.mtb"), "{cmd:?} names the files: {}", text(&o));
+        assert_eq!(snapshot(other.path()), before, "{cmd:?} changed a directory it did not write");
+    }
+    // One stray file is enough to refuse.
+    let out = tempfile::tempdir().unwrap();
+    std::fs::write(out.path().join("notes.txt"), "mine").unwrap();
+    let o = morris(&["strip", "--db", s(full.path()), "--out", s(out.path())]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("notes.txt"), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(out.path().join("notes.txt")).unwrap(), "mine");
+    // In place is refused too.
+    let o = morris(&["compact", "--db", s(full.path()), "--out", s(full.path())]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+}
+
+#[test]
+fn copies_rerun_into_their_own_output_and_clear_stale_temporary_files() {
+    let full = solved();
+    let out = tempfile::tempdir().unwrap();
+    let dest = out.path().join("compact");
+    let o = morris(&["compact", "--db", s(full.path()), "--out", s(&dest)]);
+    assert!(o.status.success(), "{}", text(&o));
+    let first = snapshot(&dest);
+    // What a SIGKILLed run leaves: a temporary file, and a table half rewritten.
+    std::fs::write(dest.join("3-3.mtb.tmp.4194304"), b"half a table").unwrap();
+    let o = morris(&["compact", "--db", s(full.path()), "--out", s(&dest)]);
+    assert!(o.status.success(), "a rerun into its own output: {}", text(&o));
+    assert_eq!(snapshot(&dest), first, "the rerun writes the same set and clears the temporary file");
+    // Another command, or another source, is refused.
+    let o = morris(&["strip", "--db", s(full.path()), "--out", s(&dest)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("morris compact"), "{}", text(&o));
+    let small = tempfile::tempdir().unwrap();
+    let opts = morris::generate::Options { dir: small.path().to_owned(), max_stones: 6, only: None, starts: vec![] };
+    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let o = morris(&["compact", "--db", s(small.path()), "--out", s(&dest)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("other tables"), "{}", text(&o));
+    assert_eq!(snapshot(&dest), first);
+}
+
+#[test]
+fn a_compact_set_is_not_compacted_again() {
+    let full = solved();
+    let out = tempfile::tempdir().unwrap();
+    let (compact, again) = (out.path().join("c"), out.path().join("cc"));
+    assert!(morris(&["compact", "--db", s(full.path()), "--out", s(&compact)]).status.success());
+    let o = morris(&["compact", "--db", s(&compact), "--out", s(&again)]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("already a compact set"), "{}", text(&o));
+    assert!(!again.join("3-3.mtb").exists());
+}
+
+#[test]
+fn stats_check_checks_a_results_only_set() {
+    let full = solved();
+    let out = tempfile::tempdir().unwrap();
+    let wdl = out.path().join("wdl");
+    assert!(morris(&["strip", "--db", s(full.path()), "--out", s(&wdl)]).status.success());
+    let o = morris(&["stats", "--db", s(&wdl), "--check"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("0 tables in full") && text(&o).contains("results-only tables"), "{}", text(&o));
+    // A damaged WLD frame of a results-only table is found.
+    let path = wdl.join("3-4.mtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 20] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    let o = morris(&["stats", "--db", s(&wdl), "--check"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("3-4.mtb"), "{}", text(&o));
+}
