@@ -33,7 +33,7 @@ fn bench_probe(c: &mut Criterion) {
         b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>())
     });
     g.bench_function("random WLD-only probes, no block cache", |b| {
-        b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_wdl_movement(m, o).unwrap() == morris::probe::Wdl::Win).count())
+        b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
     });
     let cached = Tablebase::open(dir.path()).unwrap();
     g.bench_function("random probes, default block cache", |b| {
@@ -89,7 +89,7 @@ fn bench_placement_probe(c: &mut Criterion) {
     let mut g = c.benchmark_group("probe");
     g.throughput(Throughput::Elements(N as u64));
     g.bench_function(format!("random placement probes, {} sectors", sectors.len()), |b| {
-        b.iter(|| positions.iter().map(|p| tb.probe_table(p).unwrap().goodness() as i64).sum::<i64>())
+        b.iter(|| positions.iter().map(|p| tb.probe(p).unwrap().goodness() as i64).sum::<i64>())
     });
     g.finish();
 }

@@ -16,9 +16,7 @@
 //! # A short tour
 //!
 //! ```rust
-//! use morris::movegen::Move;
-//! use morris::probe::{Tablebase, Wdl};
-//! use morris::{Position, Value};
+//! use morris::{Move, Position, Tablebase, Value, Wdl};
 //!
 //! // Tables of the game with three stones a side: the 3-3 movement subspace and the
 //! // placement sectors of that start, solved in a fraction of a second. The full game
@@ -40,8 +38,8 @@
 //! assert_eq!(tb.probe(&pos)?, Value::Loss(26), "Black, to move, loses in 26 plies");
 //! assert_eq!(tb.probe(&next)?, Value::Win(19), "a4-a7 loses faster");
 //! assert_eq!(tb.probe_wdl(&next)?, Wdl::Win);
-//! let (best, value) = tb.best_move(&pos)?.expect("the game is not over");
-//! assert_eq!((best.to_string(), value), ("d5-a7".to_string(), Value::Loss(26)));
+//! let best = tb.best_move(&pos)?.expect("the game is not over");
+//! assert_eq!((best.mv.to_string(), best.value), ("d5-a7".to_string(), Value::Loss(26)));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -64,7 +62,12 @@ pub mod symmetry;
 pub mod value;
 pub mod verify;
 
-pub use position::{Color, Position};
+pub use movegen::Move;
+pub use placement::{SearchOptions, Searcher};
+pub use position::{Color, Position, PositionError};
+pub use probe::{LineStep, ProbeError, Tablebase};
+pub use rules::{Rules, RulesError};
 pub use sector::Sector;
 pub use subspace::{Subspace, Unit};
-pub use value::Value;
+pub use table::TableError;
+pub use value::{MoveInfo, Value, Wdl};

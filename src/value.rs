@@ -135,9 +135,98 @@ impl fmt::Display for Value {
     }
 }
 
+/// Better for the side to move is greater: a faster win, then a slower win, a draw, a
+/// slower loss, a faster loss ([`Value::goodness`]).
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> std::cmp::Ordering {
+        self.goodness().cmp(&other.goodness())
+    }
+}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// A result without depth, for the side to move; what a results-only table holds.
+/// Ordered as [`Value`] is: `Loss < Draw < Win`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The opponent can force a win.
+    Loss,
+    /// Neither side can force a win.
+    Draw,
+    /// The side to move can force a win.
+    Win,
+}
+
+impl Wdl {
+    /// The result one ply earlier, for the side that moved into this position.
+    pub fn parent(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Loss => Wdl::Win,
+        }
+    }
+}
+
+impl From<Value> for Wdl {
+    fn from(v: Value) -> Wdl {
+        match v {
+            Value::Win(_) => Wdl::Win,
+            Value::Draw => Wdl::Draw,
+            Value::Loss(_) => Wdl::Loss,
+        }
+    }
+}
+
+/// `win`, `draw` or `loss`.
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wdl::Win => "win",
+            Wdl::Draw => "draw",
+            Wdl::Loss => "loss",
+        })
+    }
+}
+
+/// A legal move, the position it leads to, and its value for the side that plays it
+/// (a [`Value`], or a [`Wdl`] from results-only reads).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveInfo<V = Value> {
+    /// The move.
+    pub mv: crate::movegen::Move,
+    /// The position after it.
+    pub child: crate::position::Position,
+    /// Its value for the side that plays it: the value of the position before it, if
+    /// it is a best move.
+    pub value: V,
+}
+
+/// Sorts moves best first, and equally good moves in a fixed order (from, to, capture),
+/// so that every front end lists them alike and `best_move` is deterministic.
+pub fn sort_moves<V: Ord + Copy>(moves: &mut [MoveInfo<V>]) {
+    moves.sort_by_key(|m| (std::cmp::Reverse(m.value), m.mv.from, m.mv.to, m.mv.capture));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn values_order_by_goodness() {
+        let mut vs = [Value::Loss(4), Value::Win(9), Value::Draw, Value::Loss(20), Value::Win(3), Value::Loss(0)];
+        vs.sort();
+        assert_eq!(vs, [Value::Loss(0), Value::Loss(4), Value::Loss(20), Value::Draw, Value::Win(9), Value::Win(3)]);
+        assert!(Wdl::Loss < Wdl::Draw && Wdl::Draw < Wdl::Win);
+        assert_eq!(Wdl::Win.to_string(), "win");
+        for v in vs {
+            assert_eq!(Wdl::from(v.parent()), Wdl::from(v).parent());
+        }
+    }
 
     #[test]
     fn encoding_round_trips() {

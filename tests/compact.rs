@@ -1,7 +1,7 @@
 //! Compact table sets (`morris compact`): every probe of a set that leaves tables out
 //! gives what the full set gives, value, depth and every move.
 
-use morris::probe::{Tablebase, Wdl};
+use morris::{Tablebase, Wdl};
 use morris::table::table_path;
 use morris::{Color, Position, Sector};
 use std::path::Path;
@@ -70,11 +70,11 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
             let (white, black, white_hand, black_hand) =
                 if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
             let pos = Position { white, black, white_hand, black_hand, to_move };
-            let v = tf.probe_table(&pos).unwrap();
-            assert_eq!(tc.probe_table(&pos).unwrap(), v, "{pos} of {sector}");
+            let v = tf.probe(&pos).unwrap();
+            assert_eq!(tc.probe(&pos).unwrap(), v, "{pos} of {sector}");
             assert_eq!(tr.probe_wdl(&pos).unwrap(), Wdl::from(v), "{pos} of {sector}");
-            assert_eq!(tf.probe_moves_table(&pos).unwrap(), tc.probe_moves_table(&pos).unwrap(), "{pos}");
-            let wdl = |t: &Tablebase| t.probe_moves_wdl(&pos).unwrap().into_iter().map(|(mv, _, w)| (mv, w)).collect::<Vec<_>>();
+            assert_eq!(tf.probe_moves(&pos).unwrap(), tc.probe_moves(&pos).unwrap(), "{pos}");
+            let wdl = |t: &Tablebase| t.probe_moves_wdl(&pos).unwrap().into_iter().map(|m| (m.mv, m.value)).collect::<Vec<_>>();
             assert_eq!(wdl(&tf), wdl(&tr), "{pos}");
             checked += 1;
         }
@@ -111,13 +111,13 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     let mut bad = good.clone();
     bad[50] ^= 1;
     std::fs::write(&child, &bad).unwrap();
-    let err = Tablebase::open(compact.path()).unwrap().probe_table(&first_position(gone)).unwrap_err().to_string();
+    let err = Tablebase::open(compact.path()).unwrap().probe(&first_position(gone)).unwrap_err().to_string();
     assert!(err.contains("corrupt") && err.contains(&format!("{}.mtb", gone.children()[0])), "{err}");
     std::fs::write(&child, &good).unwrap();
 
     // A table left out whose children are missing too is reported as missing, by name.
     std::fs::remove_file(table_path(compact.path(), gone.children()[0])).unwrap();
     let tc = Tablebase::open(compact.path()).unwrap();
-    let err = tc.probe_table(&first_position(gone)).unwrap_err().to_string();
+    let err = tc.probe(&first_position(gone)).unwrap_err().to_string();
     assert!(err.contains(&format!("{gone}.mtb")) && err.contains("missing"), "{err}");
 }

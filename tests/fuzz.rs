@@ -102,14 +102,14 @@ fn table_reader_returns_the_truth_or_an_error() {
             for &i in &slots {
                 let (m, o) = index.unindex(i);
                 let pos = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
-                if let Ok(v) = tb.probe_table(&pos) {
+                if let Ok(v) = tb.probe(&pos) {
                     assert_eq!(v.encode(), Some(truth[i as usize]), "{name} round {round}: slot {i} read wrong");
                 }
                 if let Ok(w) = tb.probe_wdl(&pos) {
                     let code = match truth[i as usize] {
-                        0 => morris::probe::Wdl::Draw,
-                        1..=127 => morris::probe::Wdl::Win,
-                        _ => morris::probe::Wdl::Loss,
+                        0 => morris::Wdl::Draw,
+                        1..=127 => morris::Wdl::Win,
+                        _ => morris::Wdl::Loss,
                     };
                     assert_eq!(w, code, "{name} round {round}: slot {i} result read wrong");
                 }

@@ -129,8 +129,8 @@ fn three_three_start_matches_brute_force_with_reference_leaves() {
     let sol = placement::solve(&root, &tables, &NoProgress);
     assert_eq!(brute.value(root), Value::Win(23));
     assert_eq!(sol.value, Value::Win(23));
-    for (mv, child, v) in &sol.moves {
-        assert_eq!(brute.value(*child).parent(), *v, "first move {mv}");
+    for m in &sol.moves {
+        assert_eq!(brute.value(m.child).parent(), m.value, "first move {}", m.mv);
     }
 }
 
@@ -166,11 +166,11 @@ fn late_placement_positions_match_brute_force() {
         let sol = placement::solve(&root, &tables, &NoProgress);
         let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
         assert_eq!(sol.value, brute.value(root), "{root}");
-        for (mv, child, v) in &sol.moves {
-            assert_eq!(brute.value(*child).parent(), *v, "{root}: {mv}");
+        for m in &sol.moves {
+            assert_eq!(brute.value(m.child).parent(), m.value, "{root}: {}", m.mv);
         }
         if let Some(best) = sol.moves.first() {
-            assert_eq!(best.2, sol.value, "{root}: the best move keeps the value");
+            assert_eq!(best.value, sol.value, "{root}: the best move keeps the value");
         }
         checked += 1;
     }
@@ -189,7 +189,7 @@ fn search_matches_layered_backward_induction() {
     let check = |root: Position| {
         let b = layered::solve(&root, &tables, &NoProgress);
         let moves = |s: &placement::Solution| {
-            let mut m: Vec<_> = s.moves.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
+            let mut m: Vec<_> = s.moves.iter().map(|m| (m.mv.to_string(), m.child.to_string(), m.value)).collect();
             m.sort_by(|x, y| x.0.cmp(&y.0));
             m
         };

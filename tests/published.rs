@@ -154,8 +154,8 @@ fn table_ii_start_values_up_to_five_stones() {
             assert_eq!(sol.value, expected[wk as usize - 3][bk as usize - 3], "{wk}-{bk}");
             // The value is the best of the first moves' values.
             assert_eq!(sol.moves.len(), 24);
-            assert_eq!(sol.moves[0].2, sol.value, "{wk}-{bk}");
-            assert!(sol.moves.iter().all(|m| m.2.goodness() <= sol.value.goodness()));
+            assert_eq!(sol.moves[0].value, sol.value, "{wk}-{bk}");
+            assert!(sol.moves.iter().all(|m| m.value <= sol.value));
         }
     }
 }

@@ -144,7 +144,8 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
             }
             // A placement search that reaches the table loads it whole: an error.
             let q = pos.iter().find_map(|&(m, o)| placement_parent(m, o)).expect("a placement position without captures");
-            match bare.solve_placement(&q, &morris::solver::NoProgress) {
+            let searcher = morris::Searcher::new(&bare, morris::SearchOptions { tt_bytes: 1 << 20, keep_bytes: 1 << 26 });
+            match searcher.solve(&q, &morris::solver::NoProgress) {
                 Ok(s) => panic!("{}: the search from {q} gave {}", d.what, s.value),
                 Err(e) => names_table(&e),
             }

@@ -2,7 +2,6 @@
 //! random positions of every sector those starts reach, value and depth, every move.
 
 use morris::generate::{self, Options};
-use morris::placement::search;
 use morris::probe::Tablebase;
 use morris::solver::NoProgress;
 use morris::{Color, Position, Value};
@@ -12,8 +11,8 @@ use std::collections::BTreeSet;
 mod rng;
 use rng::Rng;
 
-fn moves(list: &[(morris::movegen::Move, Position, Value)]) -> Vec<(String, String, Value)> {
-    let mut m: Vec<_> = list.iter().map(|(mv, p, v)| (mv.to_string(), p.to_string(), *v)).collect();
+fn moves(list: &[morris::MoveInfo]) -> Vec<(String, String, Value)> {
+    let mut m: Vec<_> = list.iter().map(|x| (x.mv.to_string(), x.child.to_string(), x.value)).collect();
     m.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
     m
 }
@@ -38,17 +37,15 @@ fn small_starts_tables_agree_with_search() {
         assert_eq!(format!("{:016x}", t.header.content_hash), *want, "{sector}");
     }
     let tb = Tablebase::open(dir.path()).unwrap();
+    let searcher = morris::Searcher::new(&tb, morris::SearchOptions { tt_bytes: 1 << 22, keep_bytes: 1 << 30 });
     let check = |root: Position| {
-        let table = tb.probe_table(&root).unwrap();
-        let table_moves = tb.probe_moves_table(&root).unwrap();
-        let tables = tb.movement_tables(&root).unwrap();
-        let tt = search::Tt::new(1 << 22);
-        let found = search::solve_in(&root, &tables, &tt, &NoProgress);
-        assert!(tables.take_error().is_none());
+        let table = tb.probe(&root).unwrap();
+        let table_moves = tb.probe_moves(&root).unwrap();
+        let found = searcher.solve(&root, &NoProgress).unwrap();
         assert_eq!(table, found.value, "{root}");
         assert_eq!(moves(&table_moves), moves(&found.moves), "{root}");
         if let Some(best) = table_moves.first() {
-            assert_eq!(best.2, table, "{root}: the best move keeps the value");
+            assert_eq!(best.value, table, "{root}: the best move keeps the value");
         }
     };
     // Gévay & Danner, Table II, for WK, BK <= 5: derived here by the search, whose
@@ -126,18 +123,18 @@ fn moves_play_and_mainline() {
     assert_eq!(start.legal_moves().len(), 24);
     assert!(start.play(&"d1".parse().unwrap()).is_ok());
     assert!(start.play(&"a1-a4".parse().unwrap()).is_err());
-    let (best, v) = tb.best_move(&start).unwrap().unwrap();
-    assert_eq!(v, Value::Win(23));
+    let best = tb.best_move(&start).unwrap().unwrap();
+    assert_eq!(best.value, Value::Win(23));
     let line = tb.mainline(&start).unwrap();
     assert_eq!(line.len(), 23);
-    assert_eq!(line[0].0, best);
+    assert_eq!(line[0].mv, best.mv);
     let mut at = start;
-    for (k, (mv, pos, value)) in line.iter().enumerate() {
-        at = at.play(mv).unwrap();
-        assert_eq!(at, *pos);
+    for (k, step) in line.iter().enumerate() {
+        at = at.play(&step.mv).unwrap();
+        assert_eq!(at, step.position);
         // The side to move after step k has 23 - k - 1 plies left, and loses when even.
         let left = 23 - k as u16 - 1;
-        assert_eq!(*value, if left % 2 == 0 { Value::Loss(left) } else { Value::Win(left) }, "step {k}");
+        assert_eq!(step.value, if left % 2 == 0 { Value::Loss(left) } else { Value::Win(left) }, "step {k}");
     }
     assert!(at.legal_moves().is_empty() || tb.probe(&at).unwrap() == Value::Loss(0));
     let draw: Position = "W.......B............... w 2 2".parse().unwrap();

@@ -2,10 +2,7 @@
 
 use super::progress::Bars;
 use morris::placement::{search, Solution};
-use morris::probe::ProbeError;
-use morris::table::TableError;
-use morris::probe::Tablebase;
-use morris::{Color, Position, Subspace, Value};
+use morris::{Color, Position, ProbeError, SearchOptions, Searcher, Subspace, TableError, Tablebase, Value};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -76,8 +73,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let from_tables = if args.search {
         None
     } else {
-        match tb.probe_table(&root) {
-            Ok(value) => Some(Solution { value, moves: tb.probe_moves_table(&root)?, nodes: 0 }),
+        match tb.probe(&root) {
+            Ok(value) => Some(Solution { value, moves: tb.probe_moves(&root)?, nodes: 0 }),
             Err(ProbeError::Table(TableError::Missing { .. })) => None,
             Err(e) => return Err(e.into()),
         }
@@ -88,14 +85,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(s) => s,
         None => {
             let bars = Bars::new(args.json);
-            let tables = tb.movement_tables(&root)?;
-            let tt = search::Tt::new(args.tt_mib.map_or_else(|| search::table_bytes_for(&root), |m| m << 20));
-            let solution = search::solve_in(&root, &tables, &tt, &bars);
+            let tt_bytes = args.tt_mib.map_or_else(|| search::table_bytes_for(&root), |m| m << 20);
+            let searcher = Searcher::new(&tb, SearchOptions { tt_bytes, ..SearchOptions::default() });
+            let solution = searcher.solve(&root, &bars);
             bars.finish();
-            if let Some(e) = tables.take_error() {
-                return Err(e.into());
-            }
-            solution
+            solution?
         }
     };
     let secs = start.elapsed().as_secs_f64();
@@ -108,9 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let moves: Vec<serde_json::Value> = solution
             .moves
             .iter()
-            .map(|(mv, _, v)| {
-                let (r, p) = value_json(*v);
-                json!({ "move": mv.to_string(), "result": r, "plies": p })
+            .map(|m| {
+                let (r, p) = value_json(m.value);
+                json!({ "move": m.mv.to_string(), "result": r, "plies": p })
             })
             .collect();
         let (r, p) = value_json(solution.value);
@@ -118,8 +112,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         out!("{wk} stones for White, {bk} for Black, empty board, White to move: {words}.");
         out!("\nfirst move   value for White");
-        for (mv, _, v) in &solution.moves {
-            out!("{:<12} {v}", mv.to_string());
+        for m in &solution.moves {
+            out!("{:<12} {}", m.mv.to_string(), m.value);
         }
         out!(
             "\n{method}: {} placement nodes searched in {:.3} s, peak memory {} MiB",

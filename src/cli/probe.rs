@@ -4,8 +4,7 @@ use super::board::diagram;
 use super::progress::Bars;
 use morris::solver::NoProgress;
 use std::time::Instant;
-use morris::probe::{Tablebase, Wdl};
-use morris::{Color, Position, Value};
+use morris::{Color, Position, SearchOptions, Searcher, Tablebase, Value, Wdl};
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -50,17 +49,17 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
     (json!(v.result_word()), v.plies().map_or(serde_json::Value::Null, |p| json!(p)))
 }
 
-fn probe_json(tb: &Tablebase, pos: &Position, with_moves: bool) -> anyhow::Result<serde_json::Value> {
+fn probe_json(searcher: &Searcher, pos: &Position, with_moves: bool) -> anyhow::Result<serde_json::Value> {
     let start = Instant::now();
-    let (v, moves) = if with_moves { tb.evaluate(pos, &NoProgress)? } else { (tb.probe(pos)?, vec![]) };
+    let (v, moves) = if with_moves { searcher.evaluate(pos, &NoProgress)? } else { (searcher.value(pos, &NoProgress)?, vec![]) };
     let (result, plies) = value_json(v);
     let mut obj = json!({ "position": pos.to_string(), "result": result, "plies": plies });
     if with_moves {
         let moves: Vec<serde_json::Value> = moves
             .into_iter()
-            .map(|(mv, child, v)| {
-                let (r, p) = value_json(v);
-                json!({ "move": mv.to_string(), "result": r, "plies": p, "position": child.to_string() })
+            .map(|m| {
+                let (r, p) = value_json(m.value);
+                json!({ "move": m.mv.to_string(), "result": r, "plies": p, "position": m.child.to_string() })
             })
             .collect();
         obj["moves"] = json!(moves);
@@ -69,23 +68,15 @@ fn probe_json(tb: &Tablebase, pos: &Position, with_moves: bool) -> anyhow::Resul
     Ok(obj)
 }
 
-fn wdl_word(w: Wdl) -> &'static str {
-    match w {
-        Wdl::Win => "win",
-        Wdl::Draw => "draw",
-        Wdl::Loss => "loss",
-    }
-}
-
 /// The `--wdl` answer: the position's result and, with `moves`, every move's.
 fn wdl_json(tb: &Tablebase, pos: &Position, moves: bool) -> anyhow::Result<serde_json::Value> {
     let start = Instant::now();
-    let mut obj = json!({ "position": pos.to_string(), "result": wdl_word(tb.probe_wdl(pos)?), "plies": null });
+    let mut obj = json!({ "position": pos.to_string(), "result": tb.probe_wdl(pos)?.to_string(), "plies": null });
     if moves {
         let list: Vec<serde_json::Value> = tb
             .probe_moves_wdl(pos)?
             .into_iter()
-            .map(|(mv, child, w)| json!({ "move": mv.to_string(), "result": wdl_word(w), "plies": null, "position": child.to_string() }))
+            .map(|m: morris::MoveInfo<Wdl>| json!({ "move": m.mv.to_string(), "result": m.value.to_string(), "plies": null, "position": m.child.to_string() }))
             .collect();
         obj["moves"] = json!(list);
     }
@@ -105,8 +96,10 @@ fn in_words(pos: &Position, v: Value) -> String {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let tb = Tablebase::open(&args.db)?;
+    // The command line searches where a placement table is missing, on purpose.
+    let searcher = Searcher::new(&tb, SearchOptions::default());
     if args.position.as_deref() == Some("-") {
-        return run_lines(&tb, &args);
+        return run_lines(&tb, &searcher, &args);
     }
     let parsed = match (&args.position, &args.white, &args.black) {
         (Some(text), _, _) => text.parse::<Position>().map_err(anyhow::Error::from),
@@ -122,7 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
         // Scripts get a JSON object for errors too, and the exit status says which.
-        let result = parsed.and_then(|pos| if args.wdl { wdl_json(&tb, &pos, true) } else { probe_json(&tb, &pos, true) });
+        let result = parsed.and_then(|pos| if args.wdl { wdl_json(&tb, &pos, true) } else { probe_json(&searcher, &pos, true) });
         return match result {
             Ok(j) => {
                 writeln!(out, "{j}")?;
@@ -153,21 +146,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     // A placement position near the start is a long search: show its progress.
     let bars = Bars::new(pos.is_movement());
-    let (v, moves) = tb.evaluate(&pos, &bars)?;
+    let (v, moves) = searcher.evaluate(&pos, &bars)?;
     bars.finish();
     write!(out, "{}", diagram(&pos))?;
     writeln!(out, "{pos}")?;
     writeln!(out, "{}.", in_words(&pos, v))?;
     if !moves.is_empty() {
         writeln!(out, "\n{:<12} value for {}", "move", pos.to_move.name())?;
-        for (mv, _, mv_value) in moves {
-            writeln!(out, "{:<12} {}", mv.to_string(), mv_value)?;
+        for m in moves {
+            writeln!(out, "{:<12} {}", m.mv.to_string(), m.value)?;
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
+fn run_lines(tb: &Tablebase, searcher: &Searcher, args: &Args) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed = 0u64;
@@ -192,9 +185,9 @@ fn run_lines(tb: &Tablebase, args: &Args) -> anyhow::Result<ExitCode> {
             if args.wdl {
                 wdl_json(tb, &pos, args.moves).map(|j| if args.json { j.to_string() } else { format!("{pos}: {}", j["result"].as_str().unwrap_or("?")) })
             } else if args.json {
-                probe_json(tb, &pos, args.moves).map(|j| j.to_string())
+                probe_json(searcher, &pos, args.moves).map(|j| j.to_string())
             } else {
-                tb.probe(&pos).map(|v| format!("{pos}: {v}")).map_err(Into::into)
+                searcher.value(&pos, &NoProgress).map(|v| format!("{pos}: {v}")).map_err(Into::into)
             }
         });
         // One line out per line in, flushed, so that a program can converse with us.

@@ -7,10 +7,9 @@
 //! hand, and a request that waits past the time limit gets a 503 (the search finishes
 //! in the background and warms the transposition table for the next request).
 
-use morris::movegen::Move;
-use morris::probe::{sector_of, ProbeError, Tablebase};
+use morris::probe::sector_of;
 use morris::table::{table_path, TableError};
-use morris::{Position, Sector, Value};
+use morris::{Move, Position, ProbeError, SearchOptions, Searcher, Sector, Tablebase, Value};
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -44,6 +43,8 @@ pub struct Args {
 
 struct App {
     tb: Tablebase,
+    /// The one way a request searches: only with the permit (`compute`).
+    searcher: Searcher,
     timeout: Duration,
     max_search_hand: u8,
     /// One placement search at a time: the search uses every core.
@@ -59,15 +60,21 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<ProbeError> for ApiError {
-    fn from(e: ProbeError) -> ApiError {
-        let status = match &e {
-            ProbeError::Position(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
-            ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) => StatusCode::NOT_FOUND,
-            ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        ApiError(status, e.to_string())
-    }
+/// A probe error as an answer: its status, and its message without the server's
+/// directory (a client sees table names, never paths).
+fn api_error(app: &App, e: ProbeError) -> ApiError {
+    let status = match &e {
+        ProbeError::Invalid(_) | ProbeError::GameOver(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
+        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) => StatusCode::NOT_FOUND,
+        ProbeError::Discarded(_) => StatusCode::SERVICE_UNAVAILABLE,
+        ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    ApiError(status, without_paths(app, &e.to_string()))
+}
+
+fn without_paths(app: &App, text: &str) -> String {
+    let dir = app.tb.dir().display().to_string();
+    text.replace(&format!("{dir}/"), "").replace(&dir, "the table directory")
 }
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
@@ -81,7 +88,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if tables == 0 {
         eprintln!("warning: no tables in {}: every probe will fail until you run `morris solve --db {}`", args.db.display(), args.db.display());
     }
+    let searcher = Searcher::new(&tb, SearchOptions::default());
     let app = Arc::new(App {
+        searcher,
         tb,
         timeout: Duration::from_secs_f64(args.timeout),
         max_search_hand: args.max_search_hand,
@@ -139,7 +148,7 @@ fn parse_position(q: Params) -> Result<Position, ApiError> {
     let text = q.get("position").ok_or_else(|| ApiError(StatusCode::BAD_REQUEST, "missing query parameter `position`".into()))?;
     let pos: Position = text.parse().map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
     // Reject illegal positions (too many stones, a finished game) before any work.
-    sector_of(&pos)?;
+    sector_of(&pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(pos)
 }
 
@@ -148,7 +157,7 @@ fn parse_position(q: Params) -> Result<Position, ApiError> {
 async fn compute<T: Send + 'static>(
     app: &Arc<App>,
     search: bool,
-    work: impl FnOnce(&Tablebase) -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(&App) -> Result<T, ProbeError> + Send + 'static,
 ) -> Result<T, ApiError> {
     let permit = if search {
         let permit = app.search.clone().try_acquire_owned().map_err(|_| {
@@ -161,7 +170,7 @@ async fn compute<T: Send + 'static>(
     let worker = app.clone();
     let task = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        work(&worker.tb)
+        work(&worker).map_err(|e| api_error(&worker, e))
     });
     match tokio::time::timeout(app.timeout, task).await {
         Ok(Ok(answer)) => answer,
@@ -179,16 +188,16 @@ fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
     if pos.is_movement() {
         return Ok(false);
     }
-    let Some(sector) = sector_of(pos)? else { return Ok(false) };
+    let Some(sector) = sector_of(pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))? else { return Ok(false) };
     if app.tb.readable(sector) {
         return Ok(false);
     }
     let hand = pos.white_hand + pos.black_hand;
     if hand > app.max_search_hand {
-        let missing = TableError::Missing { path: table_path(app.tb.dir(), sector), sector, hint: morris::table::solve_hint(sector) };
+        let missing = TableError::Missing { path: table_path("".as_ref(), sector), sector, hint: morris::table::solve_hint(sector) };
         return Err(ApiError(
             StatusCode::NOT_FOUND,
-            format!("{missing}; without it this server searches only from at most {} stones in hand (--max-search-hand), and this position has {hand}", app.max_search_hand),
+            format!("{missing}; without it this server searches only from at most {} stones in hand, and this position has {hand}", app.max_search_hand),
         ));
     }
     Ok(true)
@@ -206,15 +215,16 @@ fn position_fields(pos: &Position) -> JsonValue {
 async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
     let pos = parse_position(q)?;
     let search = needs_search(&app, &pos)?;
-    compute(&app, search, move |tb| {
+    compute(&app, search, move |app| {
         let start = Instant::now();
-        let (v, moves) = tb.evaluate(&pos, &morris::solver::NoProgress)?;
+        // Only a request that holds the search permit may search.
+        let (v, moves) = if search { app.searcher.evaluate(&pos, &morris::solver::NoProgress)? } else { (app.tb.probe(&pos)?, app.tb.probe_moves(&pos)?) };
         let mut obj = position_fields(&pos);
         let (result, plies) = value_fields(v);
         obj["result"] = result;
         obj["plies"] = plies;
         obj["method"] = json!(if search { "search" } else { "table" });
-        obj["moves"] = moves.into_iter().map(|(mv, child, v)| step_json(mv, &child, v)).collect();
+        obj["moves"] = moves.into_iter().map(|m| step_json(m.mv, &m.child, m.value)).collect();
         obj["seconds"] = json!(start.elapsed().as_secs_f64());
         Ok(Json(obj))
     })
@@ -229,14 +239,14 @@ fn step_json(mv: Move, pos: &Position, v: Value) -> JsonValue {
 async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
     let pos = parse_position(q)?;
     let search = needs_search(&app, &pos)?;
-    compute(&app, search, move |tb| {
-        let v = tb.probe(&pos)?;
-        let line = tb.mainline(&pos)?;
+    compute(&app, search, move |app| {
+        let quiet = morris::solver::NoProgress;
+        let (v, line) = if search { (app.searcher.value(&pos, &quiet)?, app.searcher.mainline(&pos)?) } else { (app.tb.probe(&pos)?, app.tb.mainline(&pos)?) };
         let mut obj = position_fields(&pos);
         let (result, plies) = value_fields(v);
         obj["result"] = result;
         obj["plies"] = plies;
-        obj["mainline"] = line.into_iter().map(|(mv, child, v)| step_json(mv, &child, v)).collect();
+        obj["mainline"] = line.into_iter().map(|st| step_json(st.mv, &st.position, st.value)).collect();
         Ok(Json(obj))
     })
     .await
@@ -265,7 +275,7 @@ fn info_json(app: &App) -> JsonValue {
     // The standard game when it is there, else the largest start that is.
     let open = starts.iter().copied().max_by_key(|&(w, b)| ((w, b) == (9, 9), w + b, w));
     json!({
-        "db": app.tb.dir().display().to_string(),
+        "rules": app.tb.rules().to_string(),
         "tables": tables,
         "starts": starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>(),
         "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(24))),

@@ -6,7 +6,8 @@
 //! tests compare the two. Its memory grows with every reachable position, so it suits
 //! small starts and late placement positions only.
 
-use super::{for_each_ply_move, movement_root, sort_moves, terminal, MovementTables, Ply, Solution};
+use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
+use crate::value::{sort_moves, MoveInfo};
 use crate::geometry::{Bits, FULL};
 use crate::index::SetOrbits;
 use crate::position::{Color, Position};
@@ -122,7 +123,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                         black_hand: next.black_hand,
                         to_move: next.to_move,
                     };
-                    root_moves.push((mv, pos, v));
+                    root_moves.push(MoveInfo { mv, child: pos, value: v });
                 });
             }
         }

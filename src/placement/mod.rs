@@ -18,8 +18,10 @@
 pub mod induction;
 pub mod layered;
 pub mod search;
+mod searcher;
 mod tt;
 
+pub use searcher::{SearchOptions, Searcher};
 pub use tt::Tt;
 
 use crate::geometry::{closes_mill, removable, BitIter, Bits, FULL};
@@ -28,7 +30,7 @@ use crate::movegen::{for_each_move, Move, NONE};
 use crate::position::{Color, Position};
 use crate::subspace::Subspace;
 use crate::table::TableError;
-use crate::value::Value;
+use crate::value::{MoveInfo, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -275,28 +277,27 @@ pub struct Solution {
     pub value: Value,
     /// Every legal move from the root with the position it leads to and its value for
     /// the side that plays it, best first.
-    pub moves: Vec<(Move, Position, Value)>,
+    pub moves: Vec<crate::value::MoveInfo>,
     /// Placement positions (up to symmetry) the solver evaluated.
     pub nodes: u64,
 }
 
 /// A root that is already a movement position: its value and its moves' come straight
 /// from the tables.
+
+
 pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solution {
     let (m, o) = (root.mover(), root.opponent());
     let mut moves = Vec::new();
     if m.count_ones() >= 3 {
         for_each_move(m, o, |mv, cm, co| {
-            moves.push((mv, Position::movement(root.to_move.other(), cm, co), tables.value(cm, co).parent()))
+            moves.push(MoveInfo { mv, child: Position::movement(root.to_move.other(), cm, co), value: tables.value(cm, co).parent() })
         });
     }
-    sort_moves(&mut moves);
+    crate::value::sort_moves(&mut moves);
     Solution { value: tables.value(m, o), moves, nodes: 0 }
 }
 
-pub(crate) fn sort_moves(moves: &mut [(Move, Position, Value)]) {
-    moves.sort_by_key(|(mv, _, v)| (-v.goodness(), mv.from, mv.to, mv.capture));
-}
 
 #[cfg(test)]
 mod tests {

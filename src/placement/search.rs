@@ -18,7 +18,8 @@
 
 use super::tt::Bounds;
 pub use super::tt::Tt;
-use super::{prefetch, for_each_ply_move, movement_root, sort_moves, terminal, MovementTables, Ply, Solution};
+use super::{prefetch, for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
+use crate::value::{sort_moves, MoveInfo};
 use crate::geometry::{Bits, FULL, POINT_MILLS};
 use crate::index::SetOrbits;
 use crate::position::Position;
@@ -68,8 +69,8 @@ struct Child {
 
 /// The search from one root: its plies, the tables it reads and the statistics it
 /// keeps. [`solve`] and [`solve_in`] drive it; use it directly to value positions of
-/// the root's game one by one with [`Searcher::exact`].
-pub struct Searcher<'a> {
+/// the root's game one by one with [`Search::exact`].
+pub struct Search<'a> {
     plies: Vec<Ply>,
     /// Index of the first movement ply.
     last: usize,
@@ -140,13 +141,13 @@ fn mill_threats(side: Bits, empty: Bits) -> Bits {
     out
 }
 
-impl<'a> Searcher<'a> {
+impl<'a> Search<'a> {
     /// A search of the game from `root`, reading `tables` and storing bounds in `tt`
     /// (which may be shared with other searches).
-    pub fn new(root: &Position, tables: &'a MovementTables, tt: &'a Tt, progress: &'a dyn Progress) -> Searcher<'a> {
+    pub fn new(root: &Position, tables: &'a MovementTables, tt: &'a Tt, progress: &'a dyn Progress) -> Search<'a> {
         let plies = Ply::schedule(root);
         let last = plies.len() - 1;
-        Searcher {
+        Search {
             history: (0..plies.len() * 24).map(|_| AtomicU64::new(0)).collect(),
             plies,
             last,
@@ -158,7 +159,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// The exact score of the node at ply `t` for its side to move, in
-    /// [`Value::goodness`] units. `t` counts plies from the root of [`Searcher::new`],
+    /// [`Value::goodness`] units. `t` counts plies from the root of [`Search::new`],
     /// which fixes the hands and the side to move; `mover` and `opp` are the stones of
     /// that side and of the other.
     pub fn exact(&self, t: usize, mover: Bits, opp: Bits) -> i32 {
@@ -397,7 +398,7 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
     if root.is_movement() {
         return movement_root(root, tables);
     }
-    let searcher = Searcher::new(root, tables, tt, progress);
+    let searcher = Search::new(root, tables, tt, progress);
     let (ply, next) = (searcher.plies[0], searcher.plies[1]);
     let (m, o) = (root.mover(), root.opponent());
     if terminal(ply, m).is_some() {
@@ -424,10 +425,10 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
         let g = scores[scores.binary_search_by_key(&k, |s| s.0).unwrap()].1;
         let (w, b) = next.colours(opp_after, after);
         let pos = Position { white: w, black: b, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move };
-        out.push((mv, pos, from_goodness(g).parent()));
+        out.push(MoveInfo { mv, child: pos, value: from_goodness(g).parent() });
     }
     sort_moves(&mut out);
-    let value = out.first().map_or(Value::Loss(0), |m| m.2);
+    let value = out.first().map_or(Value::Loss(0), |m| m.value);
     Solution { value, moves: out, nodes: searcher.nodes() }
 }
 

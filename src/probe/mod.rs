@@ -1,0 +1,482 @@
+//! The probe library: values of positions and of every move, read from table files.
+//!
+//! A `Tablebase` opens a directory; each sector's file is opened the first time it is
+//! needed. A probe canonicalises and indexes the position, reads the one block holding
+//! its slot (checked against the block's hashes) and decodes the byte. Recently used
+//! blocks are kept in a small cache of bounded size ([`cache`]). Movement positions and
+//! placement positions take the same path. A lookup never searches: a position whose
+//! table is absent is an error, unless a compact set derives it through one ply over
+//! its kept tables ([`crate::compact`]). Searching is
+//! [`placement::Searcher`](crate::placement::Searcher)'s, on purpose.
+
+mod cache;
+
+use crate::movegen::NONE;
+use crate::position::{Color, Position, PositionError};
+use crate::rules::Rules;
+use crate::sector::Sector;
+use crate::subspace::Subspace;
+use crate::table::{table_path, TableError, TableFile};
+use crate::value::{sort_moves, MoveInfo, Value, Wdl};
+use cache::BlockCache;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Why a probe failed. The messages say what went wrong; which command mends it is
+/// for the front end to say.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    /// A table could not be read: missing, damaged, results only where depths are
+    /// needed, of other rules, or of another format (see [`TableError`]).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The position is not a position of the game (see [`Position::validate`]).
+    #[error("invalid position: {0}")]
+    Invalid(#[from] PositionError),
+    /// The side not to move has fewer than 3 stones: the game ended on the previous
+    /// move, so no move leads here.
+    #[error("the game is over: the side not to move has {0} stones on the board and in hand")]
+    GameOver(u8),
+    /// A placement search overlapped a search that failed to load a table; its result
+    /// was discarded.
+    #[error("the search of {0} overlapped a search that failed to load a table; its result was discarded")]
+    Discarded(Position),
+    /// [`Tablebase::open`] was given a path that is not a directory.
+    #[error("no table directory at {}", .0.display())]
+    NoDirectory(PathBuf),
+    /// A placement search needs movement tables that the directory lacks.
+    #[error("missing movement tables {}", .subspaces.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", "))]
+    MissingTables {
+        /// The missing subspaces.
+        subspaces: Vec<Subspace>,
+    },
+}
+
+/// Default number of decoded blocks kept (at most about 10 KB each).
+pub const CACHE_BLOCKS: usize = 1024;
+
+/// One step of a [`Tablebase::mainline`]: a move, the position it leads to, and that
+/// position's value for its side to move (the other side's view of the move's value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LineStep {
+    /// The move.
+    pub mv: crate::movegen::Move,
+    /// The position after it.
+    pub position: Position,
+    /// The value of `position` for its side to move.
+    pub value: Value,
+}
+
+/// A directory of tables, opened lazily. `Send + Sync`: share it between threads.
+///
+/// Every value it returns is for the side to move of the position asked about, with the
+/// depth to the end of the game in plies (see [`Value`]). The tables come from
+/// `morris solve` or [`generate::run`](crate::generate::run); a position needs its
+/// sector's table (or, in a compact set, its children's). Cloning is cheap: clones
+/// share the open files and the block cache.
+///
+/// # Examples
+///
+/// ```rust
+/// use morris::{Position, Tablebase, Value, Wdl};
+///
+/// // `dir` holds the tables of the game with 3 stones a side (solved here on the fly;
+/// // `morris solve --start 3-3` writes the same files).
+/// # let dir = tempfile::tempdir()?;
+/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+/// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+/// let tb = Tablebase::open(dir.path())?;
+///
+/// let start: Position = "........................ w 3 3".parse()?;
+/// assert_eq!(tb.probe(&start)?, Value::Win(23), "the first player wins the 3-stone game");
+/// assert_eq!(tb.probe_wdl(&start)?, Wdl::Win);
+///
+/// let best = tb.best_move(&start)?.expect("the game is not over");
+/// assert_eq!(best.value, Value::Win(23));
+/// assert_eq!(tb.probe(&best.child)?, Value::Loss(22), "now for Black, to move");
+///
+/// // One table serves every thread.
+/// let pos: Position = ".WW....B.B....B........W b".parse()?;
+/// std::thread::scope(|s| {
+///     let handle = s.spawn(|| tb.probe(&pos).unwrap());
+///     assert_eq!(handle.join().unwrap(), Value::Loss(26));
+/// });
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Tablebase(Arc<Inner>);
+
+struct Inner {
+    dir: PathBuf,
+    rules: Rules,
+    /// By `sector_slot`: every sector of the standard rules has a cell.
+    files: Vec<OnceLock<Arc<TableFile>>>,
+    cache: Mutex<BlockCache>,
+    cache_blocks: usize,
+}
+
+fn sector_slot(x: Sector) -> usize {
+    ((x.s as usize * 10 + x.o as usize) * 10 + x.sh as usize) * 10 + x.oh as usize
+}
+
+/// The sector of `pos`, from the side to move's point of view; `Ok(None)` when the side
+/// to move has fewer than 3 stones left (it has lost). Fails on an invalid position and
+/// on one where the opponent has fewer than 3 stones (no move could lead there).
+pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
+    pos.validate()?;
+    let (m, o) = (pos.mover().count_ones() as u8, pos.opponent().count_ones() as u8);
+    let (mh, oh) = if pos.to_move == Color::White { (pos.white_hand, pos.black_hand) } else { (pos.black_hand, pos.white_hand) };
+    if m + mh < 3 {
+        return Ok(None);
+    }
+    Sector::new(m, o, mh, oh).map(Some).ok_or(ProbeError::GameOver(o + oh))
+}
+
+/// Every legal move with the position it leads to, and whether it captures the
+/// opponent down to two stones (a win at once, with no table to read).
+fn children(pos: &Position) -> Vec<(crate::movegen::Move, Position, bool)> {
+    pos.children().into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && matches!(sector_of(&child), Ok(None)))).collect()
+}
+
+impl Tablebase {
+    /// Opens the table directory `dir` of the standard rules with the default block
+    /// cache ([`CACHE_BLOCKS`]). Fails only if `dir` is not a directory: each table is
+    /// opened, and its header checked, by the first probe that needs it, so a missing
+    /// or damaged table is an error of that probe.
+    ///
+    /// ```rust
+    /// use morris::probe::{ProbeError, Tablebase};
+    /// use morris::table::TableError;
+    /// use morris::Position;
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// let tb = Tablebase::open(dir.path())?; // an empty directory opens
+    /// let pos: Position = "WWWW.....B.B....B....... b".parse()?;
+    /// match tb.probe(&pos) {
+    ///     Err(ProbeError::Table(TableError::Missing { sector, .. })) => assert_eq!(sector.to_string(), "3-4"),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert!(matches!(Tablebase::open("no/such/dir".as_ref()), Err(ProbeError::NoDirectory(_))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(dir: &Path) -> Result<Tablebase, ProbeError> {
+        Self::with_cache(dir, CACHE_BLOCKS)
+    }
+
+    /// Opens with a block cache of `blocks` decoded blocks (0 disables it).
+    pub fn with_cache(dir: &Path, blocks: usize) -> Result<Tablebase, ProbeError> {
+        Self::with_rules(dir, Rules::STANDARD, blocks)
+    }
+
+    /// Opens the tables of `rules` in `dir`, with a block cache of `blocks` blocks: a
+    /// table made under other rules is an error ([`TableError::WrongRules`]).
+    pub fn with_rules(dir: &Path, rules: Rules, blocks: usize) -> Result<Tablebase, ProbeError> {
+        if !dir.is_dir() {
+            return Err(ProbeError::NoDirectory(dir.to_owned()));
+        }
+        Ok(Tablebase(Arc::new(Inner {
+            dir: dir.to_owned(),
+            rules,
+            files: (0..10_000).map(|_| OnceLock::new()).collect(),
+            cache: Mutex::new(BlockCache::default()),
+            cache_blocks: blocks,
+        })))
+    }
+
+    /// The table directory.
+    pub fn dir(&self) -> &Path {
+        &self.0.dir
+    }
+
+    /// The rule set whose tables this reads.
+    pub fn rules(&self) -> &Rules {
+        &self.0.rules
+    }
+
+    /// Whether probes of `sector`'s positions read tables only: its table is in the
+    /// directory, or, in a compact set (see [`compact`](crate::compact)), the tables of
+    /// every sector its moves lead into are.
+    pub fn readable(&self, sector: Sector) -> bool {
+        let here = |x: Sector| table_path(self.dir(), x).exists();
+        here(sector) || sector.children().into_iter().all(here)
+    }
+
+    /// The table of `sub`, opened (header and index checked) on first use and kept
+    /// open.
+    pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
+        let sub: Sector = sub.into();
+        // Fields are public, so a sector may be out of range: an error, not a panic.
+        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= 9) else {
+            return Err(TableError::NoSuchSector(sub));
+        };
+        if let Some(t) = cell.get() {
+            return Ok(t);
+        }
+        let t = Arc::new(TableFile::open(&table_path(self.dir(), sub), sub, self.rules())?);
+        Ok(cell.get_or_init(|| t))
+    }
+
+    /// The stored byte of slot `i` of `sub` (decode it with [`Value::decode`]), for
+    /// tools that walk a table by index (see [`Sector::index`]). Slots that are holes of
+    /// the index hold a don't-care byte. Fails on a results-only table.
+    pub fn probe_slot(&self, sub: impl Into<Sector>, i: u64) -> Result<u8, TableError> {
+        let sub: Sector = sub.into();
+        let t = self.table(sub)?;
+        let bs = t.header.block_size as u64;
+        let key = (sub, (i / bs) as u32);
+        let cached = self.0.cache.lock().unwrap().get(key);
+        let block = match cached {
+            Some(b) => b,
+            None => {
+                let b = Arc::new(t.read_planes(key.1 as usize)?);
+                self.0.cache.lock().unwrap().put(key, b.clone(), self.0.cache_blocks);
+                b
+            }
+        };
+        block.get((i % bs) as usize).ok_or_else(|| TableError::Corrupt { path: t.path.clone(), detail: format!("block {} has an invalid entry", key.1) })
+    }
+
+    /// Win, draw or loss of a position without its depth, from its sector's table:
+    /// reads only the block's WLD plane (about a quarter of the data of a full probe).
+    /// Works on results-only tables too.
+    ///
+    /// ```rust
+    /// use morris::{Position, Tablebase, Wdl};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Loss);
+    /// // Results of every move, for the side that plays it: all lose.
+    /// let moves = tb.probe_moves_wdl(&pos)?;
+    /// assert!(moves.iter().all(|m| m.value == Wdl::Loss));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        let Some(sector) = sector_of(pos)? else { return Ok(Wdl::Loss) };
+        match self.lookup_wdl(sector, pos) {
+            // A compact set (see `compact`) leaves the table out: one ply gives it.
+            Err(missing @ TableError::Missing { .. }) => match self.derive_wdl(pos) {
+                // A child's table missing too: report the position's own.
+                Err(TableError::Missing { .. }) => Err(missing.into()),
+                other => Ok(other?),
+            },
+            other => Ok(other?),
+        }
+    }
+
+    fn lookup_wdl(&self, sector: Sector, pos: &Position) -> Result<Wdl, TableError> {
+        let i = sector.index().index(pos.mover(), pos.opponent());
+        let t = self.table(sector)?;
+        let bs = t.header.block_size as u64;
+        Ok(match t.read_wld((i / bs) as usize, (i % bs) as usize)? {
+            0 => Wdl::Draw,
+            1 => Wdl::Win,
+            _ => Wdl::Loss,
+        })
+    }
+
+    /// The result of a position whose table is left out, from its children's tables,
+    /// each of which must be present: a win if a move wins, a loss if every move loses.
+    fn derive_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
+        let mut best = Wdl::Loss;
+        for (_, child, wins) in children(pos) {
+            let w = match (wins, sector_of(&child)) {
+                (true, _) => Wdl::Win,
+                (false, Ok(Some(cs))) => self.lookup_wdl(cs, &child)?.parent(),
+                (false, _) => unreachable!("a move without capture leaves both sides in the game"),
+            };
+            best = best.max(w);
+            if best == Wdl::Win {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// `probe_wdl` of the movement position `(mover, opp)`: the side to move's stones
+    /// and the opponent's, as bitboards (colour plays no part in the movement phase).
+    pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
+        self.probe_wdl(&Position::movement(Color::White, mover, opp))
+    }
+
+    /// The value of a movement-phase position `(mover, opp)` for the side to move: the
+    /// bitboards of its stones and of the opponent's.
+    pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
+        self.probe(&Position::movement(Color::White, mover, opp))
+    }
+
+    /// The value of a position for the side to move, read from its sector's table: one
+    /// block of one file. Never searches: an absent table is [`TableError::Missing`].
+    ///
+    /// A table that a compact set left out (see [`compact`](crate::compact)) is read
+    /// through one ply: the position's value is the best of its children's, each read
+    /// from its own table. That costs one lookup per move instead of one in all; if a
+    /// child's table is missing too, the error names the position's own table, and a
+    /// damaged child table is an error, never a guess.
+    ///
+    /// ```rust
+    /// use morris::{Position, Tablebase, Value};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// // A movement position: Black, to move, has three stones to White's three.
+    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// assert_eq!(tb.probe(&pos)?, Value::Loss(26));
+    /// // A placement position, one stone in each hand: d6 closes d7-d6-d5 and takes
+    /// // Black's third stone.
+    /// let pos: Position = "BW.....W.......B........ w 1 1".parse()?;
+    /// assert_eq!(tb.probe(&pos)?, Value::Win(1));
+    /// // White, down to two stones, has lost. With Black to move the same board cannot
+    /// // arise: the game ended when Black took White's third stone.
+    /// let lost: Position = "WW.....B.B....B......... w".parse()?;
+    /// assert_eq!(tb.probe(&lost)?, Value::Loss(0));
+    /// let over: Position = "WW.....B.B....B......... b".parse()?;
+    /// assert!(tb.probe(&over).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
+        let Some(sector) = sector_of(pos)? else { return Ok(Value::Loss(0)) };
+        // One choice of code path a probe: the index computation lands in the copy
+        // with popcnt (see `cpu`).
+        match crate::cpu::fast!(self.lookup(sector, pos)) {
+            Err(missing @ TableError::Missing { .. }) => match self.derive(pos) {
+                // A child's table missing too: report the position's own. Any other
+                // error (a damaged child table) is reported as it is.
+                Err(TableError::Missing { .. }) => Err(missing.into()),
+                other => Ok(other?),
+            },
+            other => Ok(other?),
+        }
+    }
+
+    #[inline(always)]
+    fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
+        let i = sector.index().index(pos.mover(), pos.opponent());
+        Ok(Value::decode(self.probe_slot(sector, i)?))
+    }
+
+    /// The value of a position whose table is left out: the best of its children's
+    /// values one ply up, each child read from its own table, which must be present.
+    fn derive(&self, pos: &Position) -> Result<Value, TableError> {
+        let mut best: Option<Value> = None;
+        for (_, child, wins) in children(pos) {
+            let v = match (wins, sector_of(&child)) {
+                (true, _) => Value::Win(1),
+                (false, Ok(Some(cs))) => self.lookup(cs, &child)?.parent(),
+                (false, _) => unreachable!("a move without capture leaves both sides in the game"),
+            };
+            best = best.max(Some(v));
+        }
+        // No legal move: a side that moves is blocked and has lost.
+        Ok(best.unwrap_or(Value::Loss(0)))
+    }
+
+    /// The best move (fastest win, longest loss, or a drawing move) with its value for
+    /// the side that plays it, which is the position's value; `None` when the game is
+    /// over. Among equally good moves the first in a fixed order is chosen, so the
+    /// answer is deterministic.
+    ///
+    /// ```rust
+    /// use morris::{Position, Tablebase, Value};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// let best = tb.best_move(&pos)?.expect("Black has moves");
+    /// assert_eq!((best.mv.to_string(), best.value), ("d5-a7".to_string(), Value::Loss(26)));
+    /// // Every move, best first:
+    /// let moves = tb.probe_moves(&pos)?;
+    /// assert_eq!(moves[0], best);
+    /// assert_eq!(moves[1].value, Value::Loss(20));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn best_move(&self, pos: &Position) -> Result<Option<MoveInfo>, ProbeError> {
+        Ok(self.probe_moves(pos)?.into_iter().next())
+    }
+
+    /// The line of best moves to the end of the game: the winner wins as fast as it
+    /// can and the loser resists as long as it can, so a win or a loss in `n` plies has
+    /// exactly `n` steps. A draw has no end: its line is empty.
+    ///
+    /// ```rust
+    /// use morris::{Position, Tablebase, Value};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let start: Position = "........................ w 3 3".parse()?;
+    /// let line = tb.mainline(&start)?;
+    /// assert_eq!(line.len(), 23);
+    /// assert_eq!((line[0].mv.to_string(), line[0].position.to_string()), ("d7".to_string(), ".W...................... b 2 3".to_string()));
+    /// assert_eq!(line[0].value, Value::Loss(22), "for Black, to move after it");
+    /// let last = line.last().unwrap();
+    /// assert!(last.mv.to_string().contains('x'), "the game ends with a capture");
+    /// assert_eq!(last.value, Value::Loss(0));
+    /// assert!(last.position.legal_moves().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn mainline(&self, pos: &Position) -> Result<Vec<LineStep>, ProbeError> {
+        line(pos, |p| self.probe(p), |p| self.probe_moves(p))
+    }
+
+    /// Every legal move with the position it leads to and its value for the side that
+    /// plays it, best first (see [`Tablebase::best_move`]); empty when the game is over.
+    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<MoveInfo>, ProbeError> {
+        if sector_of(pos)?.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for (mv, child, wins) in children(pos) {
+            let value = if wins { Value::Win(1) } else { self.probe(&child)?.parent() };
+            out.push(MoveInfo { mv, child, value });
+        }
+        sort_moves(&mut out);
+        Ok(out)
+    }
+
+    /// Like `probe_moves`, results only: reads only WLD planes, so it also works on
+    /// tables whose depths were stripped. Wins first, then draws, then losses.
+    pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<MoveInfo<Wdl>>, ProbeError> {
+        if sector_of(pos)?.is_none() {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::new();
+        for (mv, child, wins) in children(pos) {
+            let value = if wins { Wdl::Win } else { self.probe_wdl(&child)?.parent() };
+            out.push(MoveInfo { mv, child, value });
+        }
+        sort_moves(&mut out);
+        Ok(out)
+    }
+}
+
+/// The line of best moves from `pos` to the end, by `value` and `moves` (a table read or
+/// a search: the same line).
+pub(crate) fn line(
+    pos: &Position,
+    value: impl Fn(&Position) -> Result<Value, ProbeError>,
+    moves: impl Fn(&Position) -> Result<Vec<MoveInfo>, ProbeError>,
+) -> Result<Vec<LineStep>, ProbeError> {
+    let mut line = Vec::new();
+    let mut at = *pos;
+    let Some(n) = value(&at)?.plies() else { return Ok(line) };
+    for _ in 0..n {
+        let Some(best) = moves(&at)?.into_iter().next() else { break };
+        // A win in 1 may end the game: the position after it is lost, with no table.
+        let child_value = match best.value {
+            Value::Win(1) if matches!(sector_of(&best.child), Ok(None)) => Value::Loss(0),
+            _ => value(&best.child)?,
+        };
+        line.push(LineStep { mv: best.mv, position: best.child, value: child_value });
+        at = best.child;
+    }
+    Ok(line)
+}
