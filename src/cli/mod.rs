@@ -101,6 +101,13 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
     use morris::probe::ProbeError;
     use morris::table::TableError;
     err.chain().find_map(|cause| {
+        if let Some(ProbeError::MissingTables { subspaces }) = cause.downcast_ref::<ProbeError>() {
+            let max = subspaces.iter().map(|s| s.total()).max().unwrap_or(6);
+            return Some(format!("generate them with `morris solve --max-stones {max}` (and the same --db)"));
+        }
+        if let Some(ProbeError::NoDirectory(_)) = cause.downcast_ref::<ProbeError>() {
+            return Some("run `morris solve` first, or give the directory with --db".to_string());
+        }
         let table = cause.downcast_ref::<TableError>().or_else(|| match cause.downcast_ref::<ProbeError>() {
             Some(ProbeError::Table(t)) => Some(t),
             _ => None,
