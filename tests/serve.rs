@@ -209,3 +209,87 @@ fn many_concurrent_clients_all_get_answers() {
         }
     });
 }
+
+/// Clients that open a connection and never finish their headers.
+fn slow_clients(server: &Server, n: usize) -> Vec<std::net::TcpStream> {
+    use std::io::Write;
+    (0..n)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
+            s.write_all(b"GET /health HTTP/1.1\r\nHost: slow\r\n").unwrap();
+            s
+        })
+        .collect()
+}
+
+#[test]
+fn slow_clients_neither_block_the_server_nor_stay_forever() {
+    let server = Server::start(whole_game().as_ref(), &["--header-timeout", "2"]);
+    let mut slow = slow_clients(&server, 500);
+    let t = Instant::now();
+    assert_eq!(server.json("/health").0, 200);
+    assert!(t.elapsed() < Duration::from_secs(1), "/health took {:?} beside 500 slow clients", t.elapsed());
+    assert_eq!(server.probe("........................ w 3 3")["result"], "win");
+    // After the header timeout every slow connection is closed by the server.
+    use std::io::Read;
+    for s in slow.iter_mut().step_by(50) {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut buf = [0u8; 512];
+        let n = s.read(&mut buf);
+        assert!(matches!(n, Ok(_)) || n.as_ref().is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset), "a slow client is still held: {n:?}");
+    }
+}
+
+#[test]
+fn a_low_file_limit_is_never_exhausted_by_connections() {
+    let server = Server::start_with_file_limit(whole_game().as_ref(), &["--header-timeout", "1"], 200);
+    let _slow = slow_clients(&server, 300);
+    // More slow clients than the server may hold: they wait in the queue, are closed
+    // in turn, and the tables can still be opened.
+    let t = Instant::now();
+    assert_eq!(server.json("/health").0, 200);
+    assert!(t.elapsed() < Duration::from_secs(8), "/health took {:?}", t.elapsed());
+    assert_eq!(server.probe("W.......B............... w 2 2")["method"], "table");
+}
+
+#[test]
+fn no_search_without_the_permit_even_when_a_child_table_is_missing() {
+    // A copy of the whole game without one table that a position's moves lead into.
+    let dir = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(whole_game()).unwrap() {
+        let e = e.unwrap();
+        if e.file_name().to_string_lossy().ends_with(".mtb") {
+            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+        }
+    }
+    let pos = "W.......B............... w 2 2";
+    // The child's table, and one of its own children, so that no one-ply read (as in a
+    // compact set) can stand in for it.
+    for gone in ["1-2-2-1.mtb", "2-2-1-1.mtb"] {
+        std::fs::remove_file(dir.path().join(gone)).unwrap();
+    }
+    let server = Server::start(dir.path(), &["--max-search-hand", "0"]);
+    let server = &server;
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(move || {
+                let t = Instant::now();
+                let (status, j) = server.api("probe", pos);
+                assert_eq!(status, 404, "{j}");
+                assert!(j["error"].as_str().unwrap().contains("1-2"), "{j}");
+                assert!(t.elapsed() < Duration::from_secs(1), "a table read, not a search");
+            });
+        }
+    });
+}
+
+#[test]
+fn answers_show_no_paths() {
+    let server = Server::start(movement_only().as_ref(), &["--max-search-hand", "0"]);
+    let dir = movement_only();
+    for path in ["/api/info".to_string(), probe_path("........................ w 3 3"), probe_path("WWWW.BBBBB.............. w")] {
+        let (_, _, body) = server.get(&path);
+        assert!(!body.contains(dir), "{path}: {body}");
+        assert!(!body.contains("/tmp"), "{path}: {body}");
+    }
+}

@@ -39,6 +39,58 @@ pub struct Args {
     /// placement search when the position's sector table is missing (0: never search).
     #[arg(long, default_value_t = 10, value_name = "N")]
     max_search_hand: u8,
+    /// Most connections open at once; more wait to be accepted. Default: 1024, or less
+    /// when the limit on open files is lower, so that the tables can always be opened.
+    #[arg(long, value_name = "N")]
+    max_connections: Option<usize>,
+    /// Seconds a client has to send a request's headers (and an idle connection stays
+    /// open), before the connection is closed.
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    header_timeout: f64,
+}
+
+/// The soft limit on open files, from /proc (no libc needed); `None` if unknown.
+fn open_file_limit() -> Option<usize> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+/// Serves `router` on `listener` until Ctrl-C: at most `max` connections at once (the
+/// next waits in the kernel's queue), each closed if its headers take longer than
+/// `header_timeout` or it lives longer than `lifetime`. A slow client then holds a
+/// connection for seconds, not forever, and never exhausts the server's files.
+async fn serve_loop(listener: tokio::net::TcpListener, router: Router, max: usize, header_timeout: Duration, lifetime: Duration) -> anyhow::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let slots = Arc::new(Semaphore::new(max));
+    let shutdown = tokio::signal::ctrl_c();
+    tokio::pin!(shutdown);
+    loop {
+        let slot = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            slot = slots.clone().acquire_owned() => slot?,
+        };
+        let stream = tokio::select! {
+            _ = &mut shutdown => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                // Out of files or a connection reset before accept: wait, go on.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let _slot = slot;
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(lifetime, conn).await;
+        });
+    }
 }
 
 struct App {
@@ -83,6 +135,12 @@ const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.timeout > 0.0 && args.timeout.is_finite(), "--timeout must be a positive number of seconds");
+    anyhow::ensure!(args.header_timeout > 0.0 && args.header_timeout.is_finite(), "--header-timeout must be a positive number of seconds");
+    let header_timeout = Duration::from_secs_f64(args.header_timeout);
+    // A file each per connection, and some left for the tables and the process.
+    let fd_room = open_file_limit().map_or(1024, |n| n.saturating_sub(128).max(16));
+    let max_connections = args.max_connections.unwrap_or(1024.min(fd_room));
+    anyhow::ensure!(max_connections >= 1, "--max-connections must be at least 1");
     let tb = Tablebase::open(&args.db)?;
     let tables = std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count();
     if tables == 0 {
@@ -108,11 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             writeln!(stdout, "listening on http://{local}/ (tables: {})", args.db.display())?;
             stdout.flush()?;
         }
-        axum::serve(listener, router(app))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        serve_loop(listener, router(app), max_connections, header_timeout, Duration::from_secs(600)).await?;
         anyhow::Ok(ExitCode::SUCCESS)
     })
 }

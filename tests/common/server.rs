@@ -19,11 +19,21 @@ impl Server {
     /// Starts `morris serve --db DB` on a free port with the `extra` options, and waits
     /// for the address line it prints first.
     pub fn start(db: &std::path::Path, extra: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-            .args(["serve", "--db"])
-            .arg(db)
-            .args(["--addr", "127.0.0.1:0"])
-            .args(extra)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_morris"));
+        cmd.args(["serve", "--db"]).arg(db).args(["--addr", "127.0.0.1:0"]).args(extra);
+        Server::spawn(cmd)
+    }
+
+    /// Like `start`, with the limit on open files lowered to `files`.
+    pub fn start_with_file_limit(db: &std::path::Path, extra: &[&str], files: u32) -> Server {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""));
+        cmd.arg(env!("CARGO_BIN_EXE_morris")).args(["serve", "--db"]).arg(db).args(["--addr", "127.0.0.1:0"]).args(extra);
+        Server::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Server {
+        let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
