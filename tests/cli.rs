@@ -321,3 +321,35 @@ fn bad_input_never_panics_and_scripts_get_json() {
         assert!(!text(&out).contains("panicked"), "{}", text(&out));
     }
 }
+
+/// `probe -` exits 2 when a line failed on a table (missing, corrupt), 1 when only
+/// input lines were bad; a FIFO in the place of a table is an error, not a hang;
+/// `--threads` is bounded.
+#[test]
+fn exit_codes_fifos_and_thread_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["3-3.mtb"] {
+        std::fs::copy(db().join(f), dir.path().join(f)).unwrap();
+    }
+    let d = dir.path().to_str().unwrap();
+    let missing = "WWWW.........BBBB....... w\n.WW....B.B....B........W b\n";
+    let out = morris_stdin(&["probe", "--db", d, "--json", "-"], missing);
+    assert_eq!(out.status.code(), Some(2), "a missing table: {}", text(&out));
+    assert!(text(&out).contains("4-4.mtb is missing") && text(&out).contains("morris solve"), "{}", text(&out));
+    let out = morris_stdin(&["probe", "--db", d, "-"], "garbage\n.WW....B.B....B........W b\n");
+    assert_eq!(out.status.code(), Some(1), "only a bad line: {}", text(&out));
+
+    // A FIFO named like a table: opening it for reading would block for a writer.
+    let fifo = dir.path().join("3-4.mtb");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let start = std::time::Instant::now();
+    let out = morris(&["probe", "--db", d, "WWWW.....B.B....B....... b"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("not a regular file"), "{}", text(&out));
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+
+    let out = morris(&["--threads", "100000", "stats", "--db", d]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--threads must be between 1 and"), "{}", text(&out));
+    assert!(morris(&["--threads", "2", "probe", "--db", d, ".WW....B.B....B........W b"]).status.success());
+}

@@ -80,7 +80,9 @@ stones in hand, and a request gets a 503 after --timeout seconds.")]
 pub fn run() -> anyhow::Result<ExitCode> {
     let cli = Cli::parse();
     if let Some(n) = cli.threads {
-        anyhow::ensure!(n > 0, "--threads must be at least 1");
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let most = (16 * cores).max(64);
+        anyhow::ensure!((1..=most).contains(&n), "--threads must be between 1 and {most} (this machine has {cores} cores)");
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
     match cli.command {

@@ -163,7 +163,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn run_lines(tb: &Tablebase, searcher: &Searcher, args: &Args) -> anyhow::Result<ExitCode> {
     let stdin = std::io::stdin().lock();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut failed = 0u64;
+    // Bad lines (exit 1) and failed reads of a table (exit 2: missing, corrupt).
+    let (mut failed, mut table_errors) = (0u64, 0u64);
     for line in stdin.split(b'\n') {
         let line = line?;
         // A line that is not UTF-8 is a bad line like any other: report it, go on.
@@ -195,6 +196,9 @@ fn run_lines(tb: &Tablebase, searcher: &Searcher, args: &Args) -> anyhow::Result
             Ok(s) => writeln!(out, "{s}")?,
             Err(e) => {
                 failed += 1;
+                if is_table_error(&e) {
+                    table_errors += 1;
+                }
                 if args.json {
                     writeln!(out, "{}", json!({ "position": text, "error": super::message(&e) }))?;
                 } else {
@@ -205,5 +209,18 @@ fn run_lines(tb: &Tablebase, searcher: &Searcher, args: &Args) -> anyhow::Result
         out.flush()?;
     }
     out.flush()?;
-    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(match (failed, table_errors) {
+        (_, t) if t > 0 => ExitCode::from(2),
+        (f, _) if f > 0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// Whether a line failed on a table (missing, damaged, unreadable) rather than on its
+/// input: the exit status tells scripts which.
+fn is_table_error(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<morris::TableError>().is_some()
+            || matches!(c.downcast_ref::<morris::ProbeError>(), Some(morris::ProbeError::Table(_) | morris::ProbeError::MissingTables { .. }))
+    })
 }
