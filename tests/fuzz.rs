@@ -70,16 +70,22 @@ fn table_reader_returns_the_truth_or_an_error() {
     generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] }, &NoProgress).unwrap();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let rounds = cases(300);
-    for name in ["2-3-1-0", "3-3"] {
+    let mut rearranged = 0;
+    let names = ["2-3-1-0", "3-3"];
+    let files: Vec<Vec<u8>> = names.iter().map(|n| fs::read(table_path(dir.path(), n.parse::<Sector>().unwrap())).unwrap()).collect();
+    for (which, name) in names.into_iter().enumerate() {
         let sector: Sector = name.parse().unwrap();
         let path = table_path(dir.path(), sector);
         let good = fs::read(&path).unwrap();
+        let other = &files[1 - which];
         let truth = TableFile::open(&path, sector, &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap();
         let index = sector.index();
         let slots: Vec<u64> = (0..64).map(|_| rng.below(index.len())).filter(|&i| !(index.may_be_hole(i) && index.is_hole(i))).collect();
         for round in 0..rounds {
             let mut bad = good.clone();
-            match rng.below(4) {
+            match rng.below(5) {
+                // Valid frames in the wrong place: each still decodes and checks itself.
+                4 => rearranged += rearrange(&mut bad, other, &mut rng) as usize,
                 // Flipped bits anywhere.
                 0 | 1 => {
                     for _ in 0..1 + rng.below(4) {
@@ -122,6 +128,43 @@ fn table_reader_returns_the_truth_or_an_error() {
         }
         fs::write(&path, &good).unwrap();
     }
+    assert!(rearranged as u64 * 20 > rounds, "only {rearranged} of {rounds} rounds rearranged frames");
+}
+
+/// The frames of a version 3 file: (offset, length) of every non-empty WLD and depth frame.
+fn frames(bytes: &[u8]) -> Vec<(usize, usize)> {
+    let n = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
+    let mut out = vec![];
+    for k in 0..n {
+        let at = 256 + 32 * k;
+        let off = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
+        let w = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
+        let d = u32::from_le_bytes(bytes[at + 12..at + 16].try_into().unwrap()) as usize;
+        out.extend([(off, w), (off + w, d)].into_iter().filter(|f| f.1 > 0));
+    }
+    out
+}
+
+/// Swaps two frames of `bad` of equal length, or copies one of `other` over one of
+/// `bad`: whole, valid zstd frames in the wrong place. Whether it found such a pair.
+fn rearrange(bad: &mut [u8], other: &[u8], rng: &mut Rng) -> bool {
+    let (mine, theirs) = (frames(bad), frames(other));
+    for _ in 0..2000 {
+        let a = mine[rng.below(mine.len() as u64) as usize];
+        let from_other = rng.below(2) == 0;
+        let b = if from_other { theirs[rng.below(theirs.len() as u64) as usize] } else { mine[rng.below(mine.len() as u64) as usize] };
+        let src = if from_other { other } else { &*bad };
+        if a.1 != b.1 || bad[a.0..a.0 + a.1] == src[b.0..b.0 + b.1] {
+            continue;
+        }
+        let (x, y) = (bad[a.0..a.0 + a.1].to_vec(), src[b.0..b.0 + b.1].to_vec());
+        bad[a.0..a.0 + a.1].copy_from_slice(&y);
+        if !from_other {
+            bad[b.0..b.0 + b.1].copy_from_slice(&x);
+        }
+        return true;
+    }
+    false
 }
 
 /// `morris probe --json --moves -` answers one line per line, whatever the lines are.
