@@ -4,7 +4,7 @@
 //! A position's value is the best of its children's values, one ply up (this is what
 //! the verifier checks). So a sector whose children's tables are all kept needs no
 //! table of its own: the probe reads every child instead (see
-//! [`Tablebase::probe_table`](crate::probe::Tablebase::probe_table)). Chess tablebases
+//! [`Tablebase::probe`](crate::probe::Tablebase::probe)). Chess tablebases
 //! do the same when they store one side to move only. Leaving out two sectors joined
 //! by a move would make a probe recurse, so the omitted sectors form an independent
 //! set of the sector graph, and a sector that leads into itself (a movement subspace

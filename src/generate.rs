@@ -115,7 +115,7 @@ fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
 pub fn plan_sectors(opts: &Options) -> Result<Vec<Sector>, TableError> {
     match start_sectors(opts) {
         None => Ok(vec![]),
-        Some(set) => Sector::solve_order(&set).map_err(|detail| TableError::Corrupt { path: opts.dir.clone(), detail }),
+        Some(set) => Sector::solve_order(&set).map_err(TableError::from),
     }
 }
 

@@ -6,12 +6,13 @@
 //! with depth to the end of the game in plies.
 //!
 //! An engine needs three things from here: [`Position`] (the notation, legal moves,
-//! playing a move), [`movegen::Move`] (moves in the notation `d1`, `d1xg7`, `a1-a4`,
-//! `a1-a4xd7`) and [`probe::Tablebase`], which reads the values of positions and of
-//! their moves from a directory of tables written by `morris solve` (or by
-//! [`generate::run`]). The other modules are the solver that writes the tables: board
-//! geometry and symmetries, the index of a table, the retrograde solver of the movement
-//! phase, the solvers of the placement phase, the table format and the verifier.
+//! playing a move), [`Move`] (moves in the notation `d1`, `d1xg7`, `a1-a4`,
+//! `a1-a4xd7`) and [`Tablebase`], which reads the values of positions and of their
+//! moves ([`Value`], [`Wdl`], [`MoveInfo`]) from a directory of tables written by
+//! `morris solve` (or by [`generate()`]). A [`Tablebase`] only reads: where a placement
+//! table is absent, a [`Searcher`] solves the position by search, on purpose.
+//! [`verify()`] checks tables against their successors. Every table records the
+//! [`Rules`] that made it, and a reader refuses tables of other rules.
 //!
 //! # A short tour
 //!
@@ -43,23 +44,44 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+// The engine's modules, one concept each. They are public for the project's own tests,
+// benches and tools, and hidden from the documentation: the API is the block of
+// re-exports below, and nothing else is promised to stay.
+#[doc(hidden)]
 pub mod combin;
+#[doc(hidden)]
 pub mod compact;
+#[doc(hidden)]
 pub mod cpu;
+#[doc(hidden)]
 pub mod generate;
+#[doc(hidden)]
 pub mod geometry;
+#[doc(hidden)]
 pub mod index;
+#[doc(hidden)]
 pub mod movegen;
+#[doc(hidden)]
 pub mod placement;
+#[doc(hidden)]
 pub mod position;
+#[doc(hidden)]
 pub mod probe;
+#[doc(hidden)]
 pub mod rules;
+#[doc(hidden)]
 pub mod sector;
+#[doc(hidden)]
 pub mod solver;
+#[doc(hidden)]
 pub mod subspace;
+#[doc(hidden)]
 pub mod table;
+#[doc(hidden)]
 pub mod symmetry;
+#[doc(hidden)]
 pub mod value;
+#[doc(hidden)]
 pub mod verify;
 
 pub use movegen::Move;
@@ -71,3 +93,12 @@ pub use sector::Sector;
 pub use subspace::{Subspace, Unit};
 pub use table::TableError;
 pub use value::{MoveInfo, Value, Wdl};
+
+pub use generate::{run as generate, Options as GenerateOptions, Report, Reporter};
+pub use movegen::MoveParseError;
+pub use placement::Solution;
+pub use sector::{CycleError, SectorParseError};
+pub use solver::{NoProgress, Progress, Stats};
+pub use subspace::SubspaceParseError;
+pub use table::{Checked, TableFile};
+pub use verify::{verify, verify_sectors, Mismatch, Outcome};

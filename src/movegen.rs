@@ -62,14 +62,18 @@ impl fmt::Display for Move {
     }
 }
 
+/// A move string that is not a move of the notation; holds the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid move '{0}': expected d1, a1-a4, a1-a4xd7 or d1xg7")]
+pub struct MoveParseError(pub String);
+
 impl std::str::FromStr for Move {
-    type Err = String;
+    type Err = MoveParseError;
     /// The notation of RULES.md: `d1` (placement), `a1-a4` (slide or flight), with
     /// `xd7` appended for a capture: `a1-a4xd7`, `d1xg7`. Point names are
-    /// case-insensitive, the `x` and `-` are not; surrounding whitespace is ignored. The
-    /// error is a message for the user.
-    fn from_str(text: &str) -> Result<Move, String> {
-        let err = || format!("invalid move '{text}': expected d1, a1-a4, a1-a4xd7 or d1xg7");
+    /// case-insensitive, the `x` and `-` are not; surrounding whitespace is ignored.
+    fn from_str(text: &str) -> Result<Move, MoveParseError> {
+        let err = || MoveParseError(text.to_string());
         let point = |s: &str| crate::geometry::point_by_name(s).map(|p| p as u8).ok_or_else(err);
         let (head, capture) = match text.trim().split_once('x') {
             Some((h, c)) => (h, point(c)?),

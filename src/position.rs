@@ -65,6 +65,9 @@ pub enum PositionError {
     /// The bitboards share a point or use bits above the 24 points.
     #[error("a point holds both a white and a black stone, or a bitboard has bits beyond the 24 points")]
     Overlap,
+    /// [`Position::play`] of a move that is not legal here: the move and the position.
+    #[error("{0} is not a legal move in {1}")]
+    IllegalMove(String, String),
 }
 
 /// A full position: stones on the board, stones in hand, and the side to move.
@@ -225,8 +228,8 @@ impl Position {
     /// the position. A capture must be part of `mv` (`d1xg7`): the plain `d1` that
     /// closes a mill is not a legal move, unless the opponent has no stone on the board
     /// to take (see [`geometry::removable`](crate::geometry::removable)).
-    pub fn play(&self, mv: &crate::movegen::Move) -> Result<Position, String> {
-        self.children().into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| format!("{mv} is not a legal move in {self}"))
+    pub fn play(&self, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
+        self.children().into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(mv.to_string(), self.to_string()))
     }
 
     /// Legal moves with the positions they lead to, in [`Position::legal_moves`] order.

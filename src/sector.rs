@@ -161,7 +161,7 @@ impl Sector {
 
     /// The sectors of `set` that are not movement subspaces, children before parents.
     /// Fails, naming a sector on the cycle, if the graph restricted to `set` has one.
-    pub fn solve_order(set: &BTreeSet<Sector>) -> Result<Vec<Sector>, String> {
+    pub fn solve_order(set: &BTreeSet<Sector>) -> Result<Vec<Sector>, CycleError> {
         // Depth-first post-order with an explicit stack; colour 1 = on the stack.
         let mut state: HashMap<Sector, u8> = HashMap::new();
         let mut order = vec![];
@@ -181,7 +181,7 @@ impl Sector {
                             state.insert(c, 1);
                             stack.push((c, 0));
                         }
-                        Some(1) => return Err(format!("the sector graph has a cycle through {c}")),
+                        Some(1) => return Err(CycleError(c)),
                         Some(_) => {}
                     }
                 } else {
@@ -220,15 +220,21 @@ impl fmt::Display for Sector {
     }
 }
 
+/// A sector name that is not `S-O` or `S-O-SH-OH` of a sector of the game; holds the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid sector '{0}': expected S-O (a movement subspace, 3 <= S, O <= 9) or S-O-SH-OH (stones on the board and in hand of the side to move and of the opponent, at most 9 and at least 3 a side)")]
+pub struct SectorParseError(pub String);
+
+/// The sector graph restricted to a set of sectors has a cycle: no order solves each
+/// sector after the sectors it leads into.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the sector graph has a cycle through {0}")]
+pub struct CycleError(pub Sector);
+
 impl FromStr for Sector {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Sector, String> {
-        let err = || {
-            format!(
-                "invalid sector '{text}': expected S-O (a movement subspace, 3 <= S, O <= 9) or S-O-SH-OH \
-                 (stones on the board and in hand of the side to move and of the opponent, at most 9 and at least 3 a side)"
-            )
-        };
+    type Err = SectorParseError;
+    fn from_str(text: &str) -> Result<Sector, SectorParseError> {
+        let err = || SectorParseError(text.to_string());
         let parts: Vec<u8> = text.trim().split('-').map(|p| p.parse::<u8>().map_err(|_| err())).collect::<Result<_, _>>()?;
         match parts[..] {
             [s, o] => Sector::new(s, o, 0, 0),

@@ -71,10 +71,15 @@ impl fmt::Display for Subspace {
     }
 }
 
+/// A subspace name that is not `S-O` with `3 <= S, O <= 9`; holds the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid subspace '{0}': expected S-O with 3 <= S, O <= 9, e.g. 4-3")]
+pub struct SubspaceParseError(pub String);
+
 impl FromStr for Subspace {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Subspace, String> {
-        let err = || format!("invalid subspace '{text}': expected S-O with 3 <= S, O <= 9, e.g. 4-3");
+    type Err = SubspaceParseError;
+    fn from_str(text: &str) -> Result<Subspace, SubspaceParseError> {
+        let err = || SubspaceParseError(text.to_string());
         let (s, o) = text.trim().split_once('-').ok_or_else(err)?;
         let s: u8 = s.parse().map_err(|_| err())?;
         let o: u8 = o.parse().map_err(|_| err())?;

@@ -3,7 +3,7 @@
 //! A `Tablebase` opens a directory; each sector's file is opened the first time it is
 //! needed. A probe canonicalises and indexes the position, reads the one block holding
 //! its slot (checked against the block's hashes) and decodes the byte. Recently used
-//! blocks are kept in a small cache of bounded size ([`cache`]). Movement positions and
+//! blocks are kept in a small cache of bounded size (`cache`). Movement positions and
 //! placement positions take the same path. A lookup never searches: a position whose
 //! table is absent is an error, unless a compact set derives it through one ply over
 //! its kept tables ([`crate::compact`]). Searching is

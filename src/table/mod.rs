@@ -125,7 +125,7 @@ pub enum TableError {
     /// sector, or was written with another index layout.
     #[error("{} is corrupt: {detail}", path.display())]
     Corrupt {
-        /// The file (or, for a sector graph error of the solve plan, the directory).
+        /// The file.
         path: PathBuf,
         /// What failed.
         detail: String,
@@ -147,6 +147,10 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
     },
+    /// The sectors asked for cannot be solved one after another (see
+    /// [`Sector::solve_order`]).
+    #[error(transparent)]
+    Cycle(#[from] crate::sector::CycleError),
     /// A sector built by hand with more than 9 stones of a kind: no table can hold it.
     #[error("sector {0} does not exist: a side has at most 9 stones on the board and in hand")]
     NoSuchSector(Sector),
