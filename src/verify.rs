@@ -39,6 +39,9 @@ pub struct Mismatch {
 /// pass.
 #[derive(Debug, Default)]
 pub struct Outcome {
+    /// Only results were compared (win, draw or loss), not depths: some table read
+    /// holds results only.
+    pub results_only: bool,
     /// Positions checked (index holes are skipped).
     pub checked: u64,
     /// The first disagreements found (at most 100 per table), for the report.
@@ -49,11 +52,60 @@ pub struct Outcome {
 
 const KEEP: usize = 100;
 
+/// The tables the check of `sector` reads: its own and those its moves lead into.
+pub fn needs(sector: Sector) -> Vec<Sector> {
+    match sector.subspace() {
+        Some(sub) => {
+            let mut v: Vec<Sector> = vec![sector, sub.mirror().into()];
+            v.extend(sub.after_capture().map(Sector::from));
+            v.dedup();
+            v
+        }
+        None => {
+            let mut v = vec![sector];
+            v.extend(sector.children());
+            v
+        }
+    }
+}
+
+/// A table's value bytes for the verifier. In results-only mode every table is read as
+/// its results with stand-in depths (a win in 1, a loss in 0): the minimax of results
+/// does not depend on depths, so the results of the expected values are exact, and
+/// only results are compared.
+fn load(tb: &Tablebase, s: Sector, results_only: bool) -> Result<Vec<u8>, TableError> {
+    let t = tb.table(s)?;
+    if !results_only {
+        return t.read_all();
+    }
+    let wld = t.read_wld_mapped()?;
+    let n = t.header.entries as usize;
+    Ok((0..n).map(|i| match (wld[i / 4] >> (2 * (i % 4))) & 3 {
+        0 => 0,
+        1 => crate::value::enc_win(1),
+        _ => crate::value::enc_loss(0),
+    }).collect())
+}
+
+/// Whether `expected` and `stored` disagree: in value, or only in result.
+fn differ(expected: Value, stored: Value, results_only: bool) -> bool {
+    if results_only {
+        crate::value::Wdl::from(expected) != crate::value::Wdl::from(stored)
+    } else {
+        expected != stored
+    }
+}
+
 /// Verifies the given subspaces, whose tables (and those their moves lead to) must exist.
 /// Each table is read whole and checked against its checksums on the way, so an error
 /// is a table that is missing or damaged; a wrong value is a [`Mismatch`].
 pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Result<Outcome, TableError> {
-    let mut out = Outcome::default();
+    let sectors: Vec<Sector> = subs.iter().map(|&s| s.into()).collect();
+    verify_sectors(tb, &sectors, progress)
+}
+
+fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progress: &dyn Progress) -> Result<Outcome, TableError> {
+    let mut out = Outcome { results_only, ..Outcome::default() };
     let mut loaded: HashMap<Subspace, Vec<u8>> = HashMap::new();
     for &sub in subs {
         let mut need = vec![sub, sub.mirror()];
@@ -61,7 +113,7 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
         loaded.retain(|s, _| need.contains(s));
         for s in need {
             if !loaded.contains_key(&s) {
-                loaded.insert(s, tb.table(s)?.read_all()?);
+                loaded.insert(s, load(tb, s.into(), results_only)?);
             }
         }
         let idx = SubspaceIndex::new(sub);
@@ -115,7 +167,7 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
                         best.unwrap_or(Value::Loss(0))
                     };
                     checked += 1;
-                    if expected != stored {
+                    if differ(expected, stored, results_only) {
                         bad += 1;
                         let mut f = found.lock().unwrap();
                         if f.len() < KEEP {
@@ -140,11 +192,17 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
     Ok(out)
 }
 
-/// Verifies tables of any kind: movement subspaces by `verify`, placement sectors by
-/// the best of their children's values, read from the children's files.
+/// Verifies tables of any kind: movement subspaces against their successors in the
+/// subspaces their moves lead to, placement sectors by the best of their children's
+/// values, read from the children's files (all of [`needs`] must exist). If any of
+/// these tables holds results only, every table is compared by result only.
 pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Result<Outcome, TableError> {
+    let mut results_only = false;
+    for &s in sectors.iter().flat_map(|&s| needs(s)).collect::<std::collections::BTreeSet<_>>().iter() {
+        results_only |= tb.table(s)?.header.results_only;
+    }
     let subs: Vec<Subspace> = sectors.iter().filter_map(|s| s.subspace()).collect();
-    let mut out = verify(tb, &subs, progress)?;
+    let mut out = verify_movement(tb, &subs, results_only, progress)?;
     let mut loaded: HashMap<Sector, Vec<u8>> = HashMap::new();
     for &sector in sectors.iter().filter(|s| !s.is_movement()) {
         let mut need = sector.children();
@@ -152,10 +210,10 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
         loaded.retain(|s, _| need.contains(s));
         for &s in &need {
             if !loaded.contains_key(&s) {
-                loaded.insert(s, tb.table(s)?.read_all()?);
+                loaded.insert(s, load(tb, s, results_only)?);
             }
         }
-        let one = verify_placement(sector, &loaded, progress);
+        let one = verify_placement(sector, &loaded, results_only, progress);
         out.checked += one.checked;
         out.mismatch_count += one.mismatch_count;
         out.mismatches.extend(one.mismatches);
@@ -163,7 +221,7 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
     Ok(out)
 }
 
-fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress: &dyn Progress) -> Outcome {
+fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, results_only: bool, progress: &dyn Progress) -> Outcome {
     let idx = sector.index();
     let values = &loaded[&sector];
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
@@ -225,7 +283,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
                 };
                 let stored = Value::decode(byte);
                 checked += 1;
-                if expected != stored {
+                if differ(expected, stored, results_only) {
                     bad += 1;
                     let mut f = found.lock().unwrap();
                     if f.len() < KEEP {
@@ -238,5 +296,5 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, progress:
             (checked, bad)
         }))
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-    Outcome { checked, mismatches: found.into_inner().unwrap(), mismatch_count: bad }
+    Outcome { results_only, checked, mismatches: found.into_inner().unwrap(), mismatch_count: bad }
 }
