@@ -163,3 +163,15 @@ fn verify_checks_what_results_only_and_compact_sets_hold() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("MISMATCH 3-4"), "{}", text(&o));
 }
+
+#[test]
+fn a_plot_rerun_clears_the_temporary_file_of_a_killed_one() {
+    let full = solved();
+    let out = tempfile::tempdir().unwrap();
+    let stale = out.path().join(".p.svg.tmp.4194305");
+    std::fs::write(&stale, "half a plot").unwrap();
+    let o = morris(&["stats", "--db", s(full.path()), "--plot", s(&out.path().join("p.svg"))]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(out.path().join("p.svg").exists());
+    assert!(!stale.exists(), "the stale temporary file is removed");
+}

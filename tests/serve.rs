@@ -293,3 +293,32 @@ fn answers_show_no_paths() {
         assert!(!body.contains("/tmp"), "{path}: {body}");
     }
 }
+
+#[test]
+fn a_table_truncated_while_served_is_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(whole_game()).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+    }
+    let server = Server::start(dir.path(), &[]);
+    // Opened and read once, then cut to its header while the server holds it open.
+    let pos = ".WW....B.B....B........W b";
+    assert_eq!(server.probe(pos)["plies"], 26);
+    let path = dir.path().join("3-3.mtb");
+    let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    f.set_len(300).unwrap();
+    drop(f);
+    // Positions of 3-3 in other blocks than the one cached.
+    let mut errors = 0;
+    for other in ["WWW......B.B....B....... b", "W.W.W....B.B....B....... b", "...WWW...B.B....B....... b"] {
+        let (status, j) = server.api("probe", other);
+        assert!(status == 500 || status == 200, "{status}: {j}");
+        if status == 500 {
+            assert!(j["error"].as_str().unwrap().contains("3-3.mtb"), "{j}");
+            errors += 1;
+        }
+    }
+    assert!(errors > 0, "reads past the new end of the file fail");
+    assert_eq!(server.json("/health").0, 200, "the server is still up");
+}

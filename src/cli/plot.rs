@@ -61,6 +61,17 @@ impl Plot {
         let name = path.file_name().and_then(|n| n.to_str()).ok_or_else(|| anyhow::anyhow!("--plot needs a file name, got {}", path.display()))?;
         anyhow::ensure!(!path.is_dir(), "cannot write the plot to {}: it is a directory", path.display());
         let tmp = path.with_file_name(format!(".{name}.tmp.{}", std::process::id()));
+        // An earlier run killed before its rename left its temporary file: remove it.
+        let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            let stem = format!(".{name}.tmp.");
+            for e in entries.flatten() {
+                let n = e.file_name().to_string_lossy().into_owned();
+                if n.strip_prefix(&stem).is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())) {
+                    let _ = std::fs::remove_file(e.path());
+                }
+            }
+        }
         let file = File::create(&tmp).map_err(|e| anyhow::anyhow!("cannot write the plot to {}: {e}", path.display()))?;
         Ok(Plot { path: path.to_owned(), tmp, file: Some(file) })
     }
