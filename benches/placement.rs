@@ -51,7 +51,7 @@ fn bench_sector(c: &mut Criterion) {
     use morris::table::{table_path, TableFile};
     use morris::Sector;
     let dir = tempfile::tempdir().unwrap();
-    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(5, 5)] }, &NoProgress).unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(5, 5)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let mut g = c.benchmark_group("sector");
     g.sample_size(10);
     for name in ["4-4-1-1", "4-5-1-0"] {

@@ -11,7 +11,7 @@ const N: usize = 4096;
 
 fn bench_probe(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 8, only: None, starts: vec![] }, &NoProgress).unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 8, only: None, starts: vec![], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let subs: Vec<Subspace> = Subspace::all().filter(|s| s.total() <= 8).collect();
     let mut x = 0x9E3779B97F4A7C15u64;
     let mut positions = Vec::new();
@@ -52,7 +52,7 @@ fn bench_placement_probe(c: &mut Criterion) {
     let dir = match std::env::var_os("MORRIS_BENCH_DB") {
         Some(d) => std::path::PathBuf::from(d),
         None => {
-            generate::run(&Options { dir: tmp.path().to_owned(), max_stones: 0, only: None, starts: vec![(5, 5)] }, &NoProgress).unwrap();
+            generate::run(&Options { dir: tmp.path().to_owned(), max_stones: 0, only: None, starts: vec![(5, 5)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
             tmp.path().to_owned()
         }
     };

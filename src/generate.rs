@@ -28,7 +28,7 @@ use std::time::Instant;
 /// use morris::solver::NoProgress;
 ///
 /// let dir = tempfile::tempdir()?;
-/// let opts = Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![] };
+/// let opts = Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
 /// let names: Vec<String> = generate::plan(&opts).iter().map(|u| u.to_string()).collect();
 /// assert_eq!(names, ["3-3"]);
 /// let reports = generate::run(&opts, &NoProgress)?;
@@ -48,6 +48,9 @@ pub struct Options {
     /// Also solve every placement sector of the games where White places `wk` and
     /// Black `bk` stones, for each `(wk, bk)`, and the movement subspaces they reach.
     pub starts: Vec<(u8, u8)>,
+    /// The rule set: recorded in every table, and every table already in `dir` must
+    /// have been made under it.
+    pub rules: crate::Rules,
 }
 
 /// Bytes of decoded tables the placement pass keeps for later sectors, beyond the ones
@@ -119,10 +122,11 @@ pub fn plan_sectors(opts: &Options) -> Result<Vec<Sector>, TableError> {
     }
 }
 
-/// Opens and fully checks an existing table; `Ok(None)` if it is absent.
-pub fn existing(dir: &Path, sub: impl Into<Sector>) -> Result<Option<TableFile>, TableError> {
+/// Opens and fully checks an existing table made under `rules`; `Ok(None)` if it is
+/// absent.
+pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Result<Option<TableFile>, TableError> {
     let sub: Sector = sub.into();
-    match TableFile::open(&table_path(dir, sub), sub, &crate::rules::Rules::STANDARD) {
+    match TableFile::open(&table_path(dir, sub), sub, rules) {
         Ok(t) => {
             t.read_all()?;
             Ok(Some(t))
@@ -130,6 +134,20 @@ pub fn existing(dir: &Path, sub: impl Into<Sector>) -> Result<Option<TableFile>,
         Err(TableError::Missing { .. }) => Ok(None),
         Err(e) => Err(e),
     }
+}
+
+/// Refuses a directory that holds a table of other rules: a directory holds the tables
+/// of one rule set.
+fn one_rule_set(dir: &Path, rules: &crate::Rules) -> Result<(), TableError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| TableError::Io { path: dir.to_owned(), source })?;
+    for sector in entries.filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()) {
+        match TableFile::open(&table_path(dir, sector), sector, rules) {
+            Err(e @ TableError::WrongRules { .. }) => return Err(e),
+            // Damage is for the table's own turn: it is solved again or reported.
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 struct Cache(HashMap<Subspace, Vec<u8>>);
@@ -148,8 +166,12 @@ impl Solved for Cache {
 /// with the stones: every subspace to `s + o = 8` takes seconds, the whole game about an
 /// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
+    if opts.rules != crate::Rules::STANDARD {
+        return Err(TableError::Unsolvable(opts.rules));
+    }
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
     let _lock = crate::table::lock_dir(&opts.dir, "solving")?;
+    one_rule_set(&opts.dir, &opts.rules)?;
     let units = plan(opts);
     let mut cache = Cache(HashMap::new());
     let mut reports = Vec::new();
@@ -157,7 +179,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         reporter.unit_start(unit, pos, units.len());
         let mut present = Vec::new();
         for sub in unit.members() {
-            match existing(&opts.dir, sub) {
+            match existing(&opts.dir, &opts.rules, sub) {
                 Ok(Some(t)) => present.push((sub, t)),
                 Ok(None) => {}
                 Err(e) if resolvable(&e) => {}
@@ -174,7 +196,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         }
         for dep in unit.dependencies() {
             if !cache.0.contains_key(&dep) {
-                let t = TableFile::open(&table_path(&opts.dir, dep), dep, &crate::rules::Rules::STANDARD)?;
+                let t = TableFile::open(&table_path(&opts.dir, dep), dep, &opts.rules)?;
                 cache.0.insert(dep, t.read_all()?);
             }
         }
@@ -183,7 +205,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         let seconds = start.elapsed().as_secs_f64();
         for (sub, values) in solved {
             let stats = Stats::of(&SubspaceIndex::new(sub), &values);
-            let file_bytes = write_table(&opts.dir, &crate::rules::Rules::STANDARD, sub, &values, &stats)?;
+            let file_bytes = write_table(&opts.dir, &opts.rules, sub, &values, &stats)?;
             let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
             reports.push(r);
@@ -224,7 +246,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
     let mut reports = Vec::new();
     for (pos, &sector) in order.iter().enumerate() {
         reporter.sector_start(sector, pos, order.len());
-        match existing(&opts.dir, sector) {
+        match existing(&opts.dir, &opts.rules, sector) {
             Ok(Some(t)) => {
                 let r = Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() };
                 reporter.done(&r);
@@ -238,7 +260,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let children = sector.children();
         for &child in &children {
             if !cache.0.contains_key(&child) {
-                let t = TableFile::open(&table_path(&opts.dir, child), child, &crate::rules::Rules::STANDARD)?;
+                let t = TableFile::open(&table_path(&opts.dir, child), child, &opts.rules)?;
                 cache.0.insert(child, t.read_all()?);
             }
         }
@@ -246,7 +268,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let values = solve_sector(sector, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         let stats = Stats::of(&sector.index(), &values);
-        let file_bytes = write_table(&opts.dir, &crate::rules::Rules::STANDARD, sector, &values, &stats)?;
+        let file_bytes = write_table(&opts.dir, &opts.rules, sector, &values, &stats)?;
         let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
         reporter.done(&r);
         reports.push(r);

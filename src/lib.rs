@@ -23,7 +23,7 @@
 //! // placement sectors of that start, solved in a fraction of a second. The full game
 //! // is `starts: vec![(9, 9)]` with `max_stones: 18`, a much longer job.
 //! # let dir = tempfile::tempdir()?;
-//! let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+//! let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
 //! morris::generate::run(&opts, &morris::solver::NoProgress)?;
 //!
 //! // Board in reading order (a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2

@@ -30,7 +30,7 @@ fn present(dir: &Path) -> Vec<Sector> {
 #[test]
 fn compact_sets_answer_every_probe_as_the_full_set() {
     let full = tempfile::tempdir().unwrap();
-    let opts = morris::generate::Options { dir: full.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4), (3, 4)] };
+    let opts = morris::generate::Options { dir: full.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4), (3, 4)], rules: morris::Rules::STANDARD };
     morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
     let (compact, results) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let path = |d: &tempfile::TempDir| d.path().to_str().unwrap().to_string();

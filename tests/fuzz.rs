@@ -67,7 +67,7 @@ fn position_parser_never_panics_and_round_trips() {
 #[test]
 fn table_reader_returns_the_truth_or_an_error() {
     let dir = tempfile::tempdir().unwrap();
-    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] }, &NoProgress).unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let rounds = cases(300);
     let mut rearranged = 0;
@@ -171,7 +171,7 @@ fn rearrange(bad: &mut [u8], other: &[u8], rng: &mut Rng) -> bool {
 #[test]
 fn cli_line_protocol_answers_every_line() {
     let dir = tempfile::tempdir().unwrap();
-    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] }, &NoProgress).unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
         .args(["probe", "--db", dir.path().to_str().unwrap(), "--json", "--moves", "-"])
         .stdin(Stdio::piped())

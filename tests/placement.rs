@@ -229,7 +229,7 @@ fn three_three_start_sectors_match_brute_force_counts() {
     use morris::Sector;
     use std::collections::HashSet;
     let dir = tempfile::tempdir().unwrap();
-    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] }, &NoProgress).unwrap();
+    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let sectors: Vec<Sector> = reports.iter().map(|r| r.sector).filter(|s| !s.is_movement()).collect();
     assert_eq!(sectors.len(), 6, "{sectors:?}");
     let mut rs = reference::RefSolver::new();

@@ -21,7 +21,7 @@ fn db() -> &'static (tempfile::TempDir, HashMap<Subspace, Vec<u8>>) {
     static DB: OnceLock<(tempfile::TempDir, HashMap<Subspace, Vec<u8>>)> = OnceLock::new();
     DB.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
-        generate::run(&Options { dir: dir.path().to_owned(), max_stones: max_stones(), only: None, starts: vec![] }, &NoProgress).unwrap();
+        generate::run(&Options { dir: dir.path().to_owned(), max_stones: max_stones(), only: None, starts: vec![], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
         let mut solved = HashMap::new();
         for sub in Subspace::all().filter(|s| s.total() <= max_stones()) {
             let t = TableFile::open(&table_path(dir.path(), sub), sub, &morris::rules::Rules::STANDARD).unwrap();

@@ -114,7 +114,7 @@ fn placement_parent(mover: u32, opp: u32) -> Option<Position> {
 #[test]
 fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
     let dir = tempfile::tempdir().unwrap();
-    let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 8, only: None, starts: vec![] };
+    let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 8, only: None, starts: vec![], rules: morris::Rules::STANDARD };
     morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
     let all = damages(dir.path());
     for d in all {

@@ -23,7 +23,7 @@ fn small_starts_tables_agree_with_search() {
     let mut sectors = BTreeSet::new();
     for wk in 3..=5u8 {
         for bk in 3..=5u8 {
-            let r = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(wk, bk)] }, &NoProgress).unwrap();
+            let r = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
             sectors.extend(r.iter().map(|r| r.sector).filter(|s| !s.is_movement()));
         }
     }
@@ -81,7 +81,7 @@ fn verifier_checks_placement_sectors() {
     use morris::table::{table_path, write_table, TableFile};
     use morris::verify::verify_sectors;
     let dir = tempfile::tempdir().unwrap();
-    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)] }, &NoProgress).unwrap();
+    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let sectors: Vec<morris::Sector> = reports.iter().map(|r| r.sector).collect();
     let tb = Tablebase::open(dir.path()).unwrap();
     let ok = verify_sectors(&tb, &sectors, &NoProgress).unwrap();
@@ -111,7 +111,7 @@ fn verifier_checks_placement_sectors() {
 fn moves_play_and_mainline() {
     use morris::movegen::Move;
     let dir = tempfile::tempdir().unwrap();
-    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] }, &NoProgress).unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let tb = Tablebase::open(dir.path()).unwrap();
     for text in ["d1", "a1-a4", "a1-a4xd7", "d1xg7"] {
         assert_eq!(text.parse::<Move>().unwrap().to_string(), text);

@@ -12,7 +12,7 @@ mod rng;
 use rng::Rng;
 
 fn solve(dir: &Path, max: u8) -> Vec<generate::Report> {
-    generate::run(&Options { dir: dir.to_owned(), max_stones: max, only: None, starts: vec![] }, &NoProgress).unwrap()
+    generate::run(&Options { dir: dir.to_owned(), max_stones: max, only: None, starts: vec![], rules: morris::Rules::STANDARD }, &NoProgress).unwrap()
 }
 
 fn s(name: &str) -> Subspace {
@@ -90,7 +90,7 @@ fn corruption_and_truncation_are_reported() {
 #[test]
 fn only_solves_the_unit_and_missing_dependencies() {
     let dir = tempfile::tempdir().unwrap();
-    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: Some(s("4-3")), starts: vec![] }, &NoProgress).unwrap();
+    let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: Some(s("4-3")), starts: vec![], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let names: Vec<String> = reports.iter().map(|r| r.sector.to_string()).collect();
     assert_eq!(names, vec!["3-3", "3-4", "4-3"]);
     assert!(!table_path(dir.path(), s("4-4")).exists());
@@ -249,7 +249,7 @@ fn a_second_solve_on_the_same_directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let lock = fs::OpenOptions::new().create(true).truncate(false).write(true).open(dir.path().join(".morris.lock")).unwrap();
     lock.try_lock().unwrap();
-    let err = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![] }, &NoProgress).unwrap_err();
+    let err = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD }, &NoProgress).unwrap_err();
     assert!(err.to_string().contains("another morris process"), "{err}");
     drop(lock);
     solve(dir.path(), 6);

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    dirs: super::strip::Dirs,
+    pub(super) dirs: super::strip::Dirs,
     /// Results only: strip the depth planes too, and choose the tables to leave out by
     /// the size of their results rather than of the whole file.
     #[arg(long)]
@@ -20,9 +20,9 @@ pub struct Args {
     dry_run: bool,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let dirs = &args.dirs;
-    let tables = dirs.tables(&Rules::STANDARD)?;
+    let tables = dirs.tables(rules)?;
     // A compact set's left-out tables are derived from its kept ones; leaving out
     // more would leave positions that no one-ply read answers.
     if let Some((s, _)) = tables.iter().find(|(_, t)| t.header.compact) {

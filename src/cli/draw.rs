@@ -5,6 +5,7 @@ use morris::placement::{search, Solution};
 use morris::{Color, Position, ProbeError, SearchOptions, Searcher, Subspace, TableError, Tablebase, Value};
 use serde_json::json;
 use std::path::PathBuf;
+use morris::Rules;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -12,7 +13,7 @@ use std::time::Instant;
 pub struct Args {
     /// Directory holding the movement tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
-    db: PathBuf,
+    pub(super) db: PathBuf,
     /// Stones each side places, White's first (Gévay & Danner's generalised starts).
     #[arg(long, default_value = "9-9", value_name = "WK-BK", value_parser = parse_stones)]
     stones: (u8, u8),
@@ -65,9 +66,9 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
     (json!(v.result_word()), v.plies().map_or(serde_json::Value::Null, |p| json!(p)))
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let (wk, bk) = args.stones;
-    let tb = Tablebase::open(&args.db)?;
+    let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
     let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
     let start = Instant::now();
     let from_tables = if args.search {

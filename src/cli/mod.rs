@@ -29,6 +29,13 @@ pub struct Cli {
     /// Worker threads (default: all cores).
     #[arg(long, global = true, value_name = "N")]
     threads: Option<usize>,
+    /// The rule set: NAME[,OPTION=VALUE...], NAME one of standard, lasker, morabaraba,
+    /// twelve, six, five, OPTION one of stones, flying, lasker, removal, take,
+    /// full-board (VARIANTS.md). Every table records the rules that made it, and
+    /// tables of other rules are refused. The default directory of a rule set other
+    /// than standard is databases/RULESET/.
+    #[arg(long, global = true, value_name = "RULESET", default_value = "standard")]
+    rules: morris::Rules,
     #[command(subcommand)]
     command: Command,
 }
@@ -77,8 +84,45 @@ stones in hand, and a request gets a 503 after --timeout seconds.")]
 }
 
 
+impl Command {
+    /// The table directory the command reads (`--db`).
+    fn db(&mut self) -> &mut std::path::PathBuf {
+        match self {
+            Command::Solve(a) => &mut a.db,
+            Command::Stats(a) => &mut a.db,
+            Command::Probe(a) => &mut a.db,
+            Command::Draw(a) => &mut a.db,
+            Command::Verify(a) => &mut a.db,
+            Command::Strip(a) => &mut a.dirs.db,
+            Command::Compact(a) => &mut a.dirs.db,
+            Command::Serve(a) => &mut a.db,
+        }
+    }
+}
+
+/// The default table directory of `rules`: `databases/` for the standard rules,
+/// `databases/RULESET/` for others, so that no directory mixes rule sets.
+pub fn default_db(rules: &morris::Rules) -> std::path::PathBuf {
+    let base = std::path::PathBuf::from("databases");
+    if *rules == morris::Rules::STANDARD {
+        base
+    } else {
+        base.join(rules.to_string())
+    }
+}
+
 pub fn run() -> anyhow::Result<ExitCode> {
-    let cli = Cli::parse();
+    use clap::{CommandFactory, FromArgMatches};
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    // `--db` left at its default follows the rule set.
+    let db_defaulted = matches
+        .subcommand()
+        .is_some_and(|(_, m)| m.try_get_raw("db").is_ok_and(|v| v.is_some()) && m.value_source("db") == Some(clap::parser::ValueSource::DefaultValue));
+    if db_defaulted {
+        *cli.command.db() = default_db(&cli.rules);
+    }
+    let rules = cli.rules;
     if let Some(n) = cli.threads {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let most = (16 * cores).max(64);
@@ -86,14 +130,14 @@ pub fn run() -> anyhow::Result<ExitCode> {
         rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
     }
     match cli.command {
-        Command::Solve(args) => solve::run(args),
-        Command::Stats(args) => stats::run(args),
-        Command::Probe(args) => probe::run(args),
-        Command::Verify(args) => verify::run(args),
-        Command::Draw(args) => draw::run(args),
-        Command::Strip(args) => strip::run(args),
-        Command::Compact(args) => compact::run(args),
-        Command::Serve(args) => serve::run(args),
+        Command::Solve(args) => solve::run(args, &rules),
+        Command::Stats(args) => stats::run(args, &rules),
+        Command::Probe(args) => probe::run(args, &rules),
+        Command::Verify(args) => verify::run(args, &rules),
+        Command::Draw(args) => draw::run(args, &rules),
+        Command::Strip(args) => strip::run(args, &rules),
+        Command::Compact(args) => compact::run(args, &rules),
+        Command::Serve(args) => serve::run(args, &rules),
     }
 }
 

@@ -8,13 +8,14 @@ use morris::{Color, Position, SearchOptions, Searcher, Tablebase, Value, Wdl};
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use morris::Rules;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Directory holding the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
-    db: PathBuf,
+    pub(super) db: PathBuf,
     /// `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (quote it), or `-` to read one position per line from standard input.
     #[arg(value_name = "POSITION")]
     position: Option<String>,
@@ -94,8 +95,8 @@ fn in_words(pos: &Position, v: Value) -> String {
     }
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let tb = Tablebase::open(&args.db)?;
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
+    let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
     // The command line searches where a placement table is missing, on purpose.
     let searcher = Searcher::new(&tb, SearchOptions::default());
     if args.position.as_deref() == Some("-") {

@@ -19,6 +19,7 @@ use serde_json::{json, Value as JsonValue};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
+use morris::Rules;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,7 +29,7 @@ use tokio::sync::Semaphore;
 pub struct Args {
     /// Directory holding the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
-    db: PathBuf,
+    pub(super) db: PathBuf,
     /// Address to listen on (loopback by default; port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
     addr: String,
@@ -133,7 +134,7 @@ const INDEX_HTML: &str = include_str!("../../web/index.html");
 const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(args.timeout > 0.0 && args.timeout.is_finite(), "--timeout must be a positive number of seconds");
     anyhow::ensure!(args.header_timeout > 0.0 && args.header_timeout.is_finite(), "--header-timeout must be a positive number of seconds");
     let header_timeout = Duration::from_secs_f64(args.header_timeout);
@@ -141,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let fd_room = open_file_limit().map_or(1024, |n| n.saturating_sub(128).max(16));
     let max_connections = args.max_connections.unwrap_or(1024.min(fd_room));
     anyhow::ensure!(max_connections >= 1, "--max-connections must be at least 1");
-    let tb = Tablebase::open(&args.db)?;
+    let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
     let tables = std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count();
     if tables == 0 {
         eprintln!("warning: no tables in {}: every probe will fail until you run `morris solve --db {}`", args.db.display(), args.db.display());

@@ -4,6 +4,7 @@ use super::progress::Bars;
 use morris::generate::{self, Options, Report};
 use morris::Subspace;
 use std::path::PathBuf;
+use morris::Rules;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -11,7 +12,7 @@ use std::time::Instant;
 pub struct Args {
     /// Directory for the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
-    db: PathBuf,
+    pub(super) db: PathBuf,
     /// Solve every movement subspace with s + o <= N (6..=18; 18 is all 49). With no
     /// option at all, the default is 8 plus the small starts 3-3, 3-4, 4-3 and 4-4
     /// (seconds, and enough for `morris serve` to open a playable board).
@@ -61,7 +62,11 @@ pub fn summary_line(r: &Report) -> String {
     )
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
+    // Before any output: the engine solves the standard rules so far.
+    if *rules != Rules::STANDARD {
+        return Err(morris::TableError::Unsolvable(*rules).into());
+    }
     let default_scope = !args.all && args.max_stones.is_none() && args.start.is_empty() && args.only.is_none();
     let starts = match (args.all, default_scope) {
         (true, _) => vec![(9, 9)],
@@ -74,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (false, None) if !starts.is_empty() && !default_scope => 0,
         (false, None) => 8,
     };
-    let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts };
+    let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts, rules: *rules };
     let bars = Bars::new(args.quiet);
     if !args.quiet {
         bars.println(&header());

@@ -3,13 +3,14 @@
 use morris::table::{table_path, Checked, TableError, TableFile};
 use morris::Sector;
 use std::path::PathBuf;
+use morris::Rules;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Directory holding the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
-    db: PathBuf,
+    pub(super) db: PathBuf,
     /// One JSON object per table and line, for scripts (`subspace` is `S-O` for a
     /// movement subspace, `S-O-SH-OH` for a placement sector).
     #[arg(long)]
@@ -25,7 +26,7 @@ pub struct Args {
     plot: Option<PathBuf>,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     if !args.db.is_dir() {
         anyhow::bail!("no table directory at {}; run `morris solve` first", args.db.display());
     }
@@ -46,7 +47,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         out!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9} {:>9}", "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "bytes", "bits/pos", "WLD bits");
     }
     for sub in sectors {
-        let t = match TableFile::open(&table_path(&args.db, sub), sub, &morris::rules::Rules::STANDARD) {
+        let t = match TableFile::open(&table_path(&args.db, sub), sub, rules) {
             Ok(t) => t,
             Err(TableError::Missing { .. }) => continue,
             Err(e) => return Err(e.into()),

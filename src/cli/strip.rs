@@ -52,12 +52,12 @@ impl Dirs {
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    dirs: Dirs,
+    pub(super) dirs: Dirs,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let dirs = args.dirs;
-    let tables = dirs.tables(&Rules::STANDARD)?;
+    let tables = dirs.tables(rules)?;
     let _lock = dirs.claim_out("strip", &tables, tables.keys().copied(), "stripping in place would lose the depths")?;
     let (mut before, mut after) = (0u64, 0u64);
     for t in tables.values() {

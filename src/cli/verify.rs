@@ -6,6 +6,7 @@ use morris::table::table_path;
 use morris::verify::{needs, verify_sectors};
 use morris::{Sector, Unit};
 use std::path::PathBuf;
+use morris::Rules;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -13,7 +14,7 @@ use std::time::Instant;
 pub struct Args {
     /// Directory holding the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
-    db: PathBuf,
+    pub(super) db: PathBuf,
     /// Verify the movement tables with s + o <= N that are present (default: all present).
     #[arg(long, default_value_t = 18, value_name = "N")]
     max_stones: u8,
@@ -53,8 +54,8 @@ fn sectors_of_starts(starts: &[(u8, u8)], all: bool) -> anyhow::Result<Vec<Secto
     Ok(out)
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let tb = Tablebase::open(&args.db)?;
+pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
+    let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
     // A compact set leaves tables out on purpose: those are not missing.
     let compact = std::fs::read_dir(&args.db)?
         .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())

@@ -75,7 +75,7 @@ impl Kept {
 ///
 /// // Movement tables only (s + o <= 6): no placement sector table.
 /// # let dir = tempfile::tempdir()?;
-/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![] };
+/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
 /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
 /// let start: Position = "........................ w 3 3".parse()?;

@@ -83,7 +83,7 @@ pub struct LineStep {
 /// // `dir` holds the tables of the game with 3 stones a side (solved here on the fly;
 /// // `morris solve --start 3-3` writes the same files).
 /// # let dir = tempfile::tempdir()?;
-/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
 /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
 ///
@@ -244,7 +244,7 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Wdl};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos: Position = ".WW....B.B....B........W b".parse()?;
@@ -321,7 +321,7 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Value};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// // A movement position: Black, to move, has three stones to White's three.
@@ -385,7 +385,7 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Value};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos: Position = ".WW....B.B....B........W b".parse()?;
@@ -409,7 +409,7 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Value};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)] };
+    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let start: Position = "........................ w 3 3".parse()?;

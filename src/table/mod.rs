@@ -151,6 +151,9 @@ pub enum TableError {
     /// [`Sector::solve_order`]).
     #[error(transparent)]
     Cycle(#[from] crate::sector::CycleError),
+    /// The engine cannot solve these rules yet (it solves the standard rules).
+    #[error("the engine does not solve the rules `{0}` yet; it solves `standard`")]
+    Unsolvable(Rules),
     /// A sector built by hand with more than 9 stones of a kind: no table can hold it.
     #[error("sector {0} does not exist: a side has at most 9 stones on the board and in hand")]
     NoSuchSector(Sector),

@@ -1,0 +1,100 @@
+//! Rule sets: every table records the rules that made it, and every layer refuses
+//! tables of other rules (fail closed), naming both: the library, the solver, the
+//! command line and the server.
+
+use morris::rules::Rules;
+use morris::table::{table_path, write_table, TableFile};
+use morris::{ProbeError, Sector, TableError, Tablebase};
+use std::process::Command;
+
+#[path = "common/server.rs"]
+mod server;
+
+fn morris(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
+}
+
+fn text(o: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+}
+
+/// A directory with the standard 3-3 table, and one whose 3-3 table says it was made
+/// under `lasker` (the same values, written by the library under that rule string).
+fn dirs() -> (tempfile::TempDir, tempfile::TempDir) {
+    let std_dir = tempfile::tempdir().unwrap();
+    let opts = morris::generate::Options { dir: std_dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
+    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let sector: Sector = "3-3".parse().unwrap();
+    let t = TableFile::open(&table_path(std_dir.path(), sector), sector, &Rules::STANDARD).unwrap();
+    let other = tempfile::tempdir().unwrap();
+    let lasker: Rules = "lasker".parse().unwrap();
+    write_table(other.path(), &lasker, sector, &t.read_all().unwrap(), &t.header.stats).unwrap();
+    (std_dir, other)
+}
+
+#[test]
+fn tables_of_other_rules_are_refused_naming_both() {
+    let (std_dir, other) = dirs();
+    let lasker: Rules = "lasker".parse().unwrap();
+    let pos: morris::Position = ".WW....B.B....B........W b".parse().unwrap();
+    // The library: standard readers refuse the lasker table, lasker readers read it.
+    match Tablebase::open(other.path()).unwrap().probe(&pos) {
+        Err(ProbeError::Table(e @ TableError::WrongRules { .. })) => {
+            let msg = e.to_string();
+            assert!(msg.contains("`lasker`") && msg.contains("`standard`"), "{msg}");
+        }
+        r => panic!("a lasker table read under standard rules: {r:?}"),
+    }
+    assert!(Tablebase::with_rules(other.path(), lasker, 16).unwrap().probe(&pos).is_ok());
+    assert!(matches!(
+        Tablebase::with_rules(std_dir.path(), lasker, 16).unwrap().probe(&pos),
+        Err(ProbeError::Table(TableError::WrongRules { .. }))
+    ));
+    let t = TableFile::open(&table_path(other.path(), "3-3".parse::<Sector>().unwrap()), "3-3".parse::<Sector>().unwrap(), &lasker).unwrap();
+    assert_eq!(t.header.rules, lasker);
+
+    // The solver will not add standard tables to a directory of lasker tables.
+    let before = std::fs::read(table_path(other.path(), "3-3".parse::<Sector>().unwrap())).unwrap();
+    let opts = morris::generate::Options { dir: other.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
+    let err = morris::generate::run(&opts, &morris::solver::NoProgress).unwrap_err();
+    assert!(matches!(err, TableError::WrongRules { .. }), "{err}");
+    assert_eq!(std::fs::read(table_path(other.path(), "3-3".parse::<Sector>().unwrap())).unwrap(), before, "nothing overwritten");
+
+    // The command line.
+    let d = other.path().to_str().unwrap();
+    for args in [vec!["probe", "--db", d, ".WW....B.B....B........W b"], vec!["stats", "--db", d], vec!["verify", "--db", d], vec!["solve", "--db", d, "--max-stones", "6"]] {
+        let o = morris(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o));
+        assert!(text(&o).contains("`lasker`") && text(&o).contains("`standard`"), "{args:?}: {}", text(&o));
+    }
+    let o = morris(&["--rules", "lasker", "stats", "--db", d, "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).contains(r#""rules":"lasker""#), "{}", text(&o));
+
+    // The server: an error naming both, and /api/info names the server's rules.
+    let srv = server::Server::start(other.path(), &[]);
+    let (status, j) = srv.api("probe", ".WW....B.B....B........W b");
+    assert_eq!(status, 500, "{j}");
+    assert!(j["error"].as_str().unwrap().contains("`lasker`"), "{j}");
+    assert_eq!(srv.json("/api/info").1["rules"], "standard");
+    let srv = server::Server::start(other.path(), &["--rules", "lasker"]);
+    assert_eq!(srv.json("/api/info").1["rules"], "lasker");
+    assert_eq!(srv.api("probe", ".WW....B.B....B........W b").0, 200);
+}
+
+#[test]
+fn rule_strings_are_checked_and_directories_follow_the_rules() {
+    let o = morris(&["--rules", "chess", "stats"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("standard, lasker, morabaraba, twelve, six, five"), "{}", text(&o));
+    let o = morris(&["--rules", "standard,stones=13", "stats"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("3..=12"), "{}", text(&o));
+    // A rule set other than standard reads and writes databases/RULESET/ by default.
+    let cwd = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", "lasker", "stats"]).current_dir(cwd.path()).output().unwrap();
+    assert!(text(&o).contains("databases/lasker"), "{}", text(&o));
+    let o = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", "six", "solve"]).current_dir(cwd.path()).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).contains("does not solve the rules `six` yet"), "{}", text(&o));
+}
