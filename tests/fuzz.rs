@@ -136,7 +136,7 @@ fn frames(bytes: &[u8]) -> Vec<(usize, usize)> {
     let n = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
     let mut out = vec![];
     for k in 0..n {
-        let at = 256 + 32 * k;
+        let at = 256 + 24 * k;
         let off = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
         let w = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
         let d = u32::from_le_bytes(bytes[at + 12..at + 16].try_into().unwrap()) as usize;
@@ -200,7 +200,8 @@ fn cli_line_protocol_answers_every_line() {
     }
     drop(stdin);
     let out = child.wait_with_output().unwrap();
-    assert!(matches!(out.status.code(), Some(0) | Some(1)), "{out:?}");
+    // 1 for bad lines, 2 when some line needed a table that is not there.
+    assert!(matches!(out.status.code(), Some(0) | Some(1) | Some(2)), "{out:?}");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
     assert!(answered > 100);
 }

@@ -15,12 +15,12 @@ use std::path::Path;
 #[path = "common/server.rs"]
 mod server;
 
-/// The block index of a version 3 file: per block, the offset, WLD and depth lengths.
+/// The block index of a version 3 file (24-byte entries): per block, the offset, WLD and depth lengths.
 fn blocks(bytes: &[u8]) -> Vec<(usize, usize, usize)> {
     let n = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
     (0..n)
         .map(|k| {
-            let at = 256 + 32 * k;
+            let at = 256 + 24 * k;
             let off = u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap()) as usize;
             let w = u32::from_le_bytes(bytes[at + 8..at + 12].try_into().unwrap()) as usize;
             let d = u32::from_le_bytes(bytes[at + 12..at + 16].try_into().unwrap()) as usize;

@@ -233,7 +233,7 @@ fn files_of_another_index_layout_are_refused() {
     let blocks = u32::from_le_bytes(bytes[28..32].try_into().unwrap()) as usize;
     let mut h = Xxh3::new();
     h.update(&bytes[..120]);
-    h.update(&bytes[128..256 + 32 * blocks]);
+    h.update(&bytes[128..256 + 24 * blocks]);
     let hash = h.digest().to_le_bytes();
     bytes[120..128].copy_from_slice(&hash);
     fs::write(&path, bytes).unwrap();

@@ -16,7 +16,7 @@ pub const VERSION: u16 = 3;
 /// Bytes of the fixed header, before the block index.
 pub const HEADER_LEN: usize = 256;
 /// Bytes of one block index entry.
-pub const INDEX_ENTRY: usize = 32;
+pub const INDEX_ENTRY: usize = 24;
 /// Entries per block: the unit of compression and of a probe's decompression.
 pub const BLOCK_SIZE: u32 = 1 << 13;
 /// Room for the canonical rule string (ASCII, NUL-padded).
@@ -30,10 +30,12 @@ const RESULTS_ONLY: u8 = 1;
 /// may be left out; such a set is not compacted again.
 const COMPACT: u8 = 2;
 
-/// One entry of the block index: where a block's two frames are, and the hashes of
-/// their decompressed contents. A reader checks both before it returns a value, so a
-/// frame moved to another block or spliced in from another table is an error even
-/// though it decompresses cleanly.
+/// One entry of the block index: where a block's two frames are, and the content
+/// checksum each frame must carry. zstd verifies a frame's checksum against what it
+/// decompresses to; the index says which checksum the frame of this block has, so a
+/// valid frame moved to another block or spliced in from another table is an error
+/// even though it decompresses cleanly. Checking costs a 4-byte compare, no second
+/// hash of the plane.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlockEntry {
     /// File offset of the block's WLD frame; the depth frame follows it.
@@ -42,11 +44,12 @@ pub struct BlockEntry {
     pub wld_len: u32,
     /// Bytes of the depth frame (0: no win or loss in the block, or a results-only file).
     pub depth_len: u32,
-    /// XXH3-64 of the decompressed WLD plane (the zero plane when there is no frame).
-    pub wld_hash: u64,
-    /// XXH3-64 of the decompressed depth plane (of nothing when there is no frame;
-    /// kept from the full table in a results-only file, where it is not checked).
-    pub depth_hash: u64,
+    /// The WLD frame's content checksum (the low 32 bits of XXH64 of the plane, as
+    /// zstd stores it at the frame's end); 0 when there is no frame.
+    pub wld_check: u32,
+    /// The depth frame's content checksum; 0 when there is no frame (kept from the full
+    /// table in a results-only file, where it is not read).
+    pub depth_check: u32,
 }
 
 /// Parsed header of a table file (see the module documentation of `table` for the
@@ -131,8 +134,8 @@ impl Header {
             put_u64(&mut head, at, e.offset);
             head[at + 8..at + 12].copy_from_slice(&e.wld_len.to_le_bytes());
             head[at + 12..at + 16].copy_from_slice(&e.depth_len.to_le_bytes());
-            put_u64(&mut head, at + 16, e.wld_hash);
-            put_u64(&mut head, at + 24, e.depth_hash);
+            head[at + 16..at + 20].copy_from_slice(&e.wld_check.to_le_bytes());
+            head[at + 20..at + 24].copy_from_slice(&e.depth_check.to_le_bytes());
         }
         let hash = header_hash(&head);
         put_u64(&mut head, HASH_AT, hash);
@@ -220,8 +223,8 @@ impl Header {
                 offset: get_u64(head, at),
                 wld_len: get_u32(head, at + 8),
                 depth_len: get_u32(head, at + 12),
-                wld_hash: get_u64(head, at + 16),
-                depth_hash: get_u64(head, at + 24),
+                wld_check: get_u32(head, at + 16),
+                depth_check: get_u32(head, at + 20),
             };
             let end = e.offset.checked_add(e.wld_len as u64 + e.depth_len as u64);
             if end.is_none_or(|end| end > file_len) {

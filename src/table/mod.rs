@@ -26,9 +26,9 @@
 //!    112    8  reserved, 0
 //!    120    8  header checksum: XXH3-64 of bytes 0..120, 128..256 and the block index
 //!    128  128  the canonical rule string (`Rules` printed), ASCII, NUL-padded
-//!    256  32n  block index, per block: file offset (u64), length of the WLD frame (u32),
-//!              length of the depth frame (u32), XXH3-64 of the decompressed WLD plane
-//!              (u64), XXH3-64 of the decompressed depth plane (u64)
+//!    256  24n  block index, per block: file offset (u64), length of the WLD frame (u32),
+//!              length of the depth frame (u32), the content checksum the WLD frame
+//!              carries (u32), the one the depth frame carries (u32)
 //!      …       blocks: per block, a zstd frame of the WLD plane then one of the depth plane
 //! ```
 //!
@@ -44,16 +44,20 @@
 //! Holes of the index hold no position, so their entries are don't-cares: the writer
 //! repeats the previous entry of the block (a draw at a block start), which costs
 //! next to nothing after compression. Blocks are compressed independently so that a
-//! probe decompresses only what it needs. Each plane has its own hash in the block
-//! index, which the header checksum covers: a zstd frame checks itself, but a valid
-//! frame moved to another block, or spliced in from another table, would decode into
-//! wrong values; its hash does not match, so it is reported instead. The content
+//! probe decompresses only what it needs. Every frame carries a content checksum (the
+//! low 32 bits of XXH64 of its plane), which zstd verifies as it decompresses; the
+//! block index, covered by the header checksum, records which checksum each frame of
+//! each block carries. A frame checks itself, but a valid frame moved to another block,
+//! or spliced in from another table, would decode into wrong values: its checksum is
+//! not the one the index names, so it is reported instead, at the price of a 4-byte
+//! compare per frame. The content
 //! checksum identifies the values independently of their compression, and so of the
 //! format version (`databases/checksums.txt`).
 //!
 //! Version history: 1, one zstd frame of value bytes per 65,536 entries, holes stored as
 //! draws; 2, WLD and depth planes per 8,192 entries, holes repeat their predecessor, one
-//! hash per block over the value bytes; 3, a hash per plane, the rule set in the header.
+//! hash per block over the value bytes; 3, each frame's checksum in the block index,
+//! the rule set in the header, the compact-set flag.
 
 pub mod format;
 pub mod manifest;

@@ -124,6 +124,15 @@ fn compress(data: &[u8]) -> Vec<u8> {
     c.compress(data).expect("zstd compression of an in-memory block")
 }
 
+/// The content checksum a zstd frame ends with (0 for no frame): what the block index
+/// records, and what a reader compares once zstd has checked the frame against it.
+pub(super) fn frame_check(frame: &[u8]) -> u32 {
+    match frame.len() {
+        0 => 0,
+        n => u32::from_le_bytes(frame[n - 4..].try_into().unwrap()),
+    }
+}
+
 /// Repeats the previous entry into every hole of the block starting at slot `start`.
 fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8]) {
     crate::cpu::fast!({
@@ -142,19 +151,20 @@ fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8])
 pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
     let sector: Sector = sector.into();
     let index = sector.index();
-    // Per block: the compressed WLD and depth frames, their planes' hashes, and the
-    // hash of the block's value bytes for the content checksum.
-    let blocks: Vec<(Vec<u8>, Vec<u8>, u64, u64, u64)> = values
+    // Per block: the compressed WLD and depth frames, their content checksums, and the
+    // hash of the block's value bytes for the content checksum of the table.
+    let blocks: Vec<(Vec<u8>, Vec<u8>, u32, u32, u64)> = values
         .par_chunks(BLOCK_SIZE as usize)
         .enumerate()
         .map(|(k, chunk)| {
             let mut block = chunk.to_vec();
             fill_holes(&index, k as u64 * BLOCK_SIZE as u64, &mut block);
             let (wld, depth) = planes_of(&block);
-            let (wh, dh) = (xxh3_64(&wld), xxh3_64(&depth));
             // An all-draw block stores no frame at all.
             let wld = if depth.is_empty() { Vec::new() } else { compress(&wld) };
-            (wld, compress(&depth), wh, dh, xxh3_64(&block))
+            let depth = compress(&depth);
+            let (wc, dc) = (frame_check(&wld), frame_check(&depth));
+            (wld, depth, wc, dc, xxh3_64(&block))
         })
         .collect();
     let mut content = Xxh3::new();
@@ -176,8 +186,8 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
     let mut offset = (super::format::HEADER_LEN + super::format::INDEX_ENTRY * blocks.len()) as u64;
     let entries: Vec<BlockEntry> = blocks
         .iter()
-        .map(|(w, d, wld_hash, depth_hash, _)| {
-            let e = BlockEntry { offset, wld_len: w.len() as u32, depth_len: d.len() as u32, wld_hash: *wld_hash, depth_hash: *depth_hash };
+        .map(|(w, d, wld_check, depth_check, _)| {
+            let e = BlockEntry { offset, wld_len: w.len() as u32, depth_len: d.len() as u32, wld_check: *wld_check, depth_check: *depth_check };
             offset += (w.len() + d.len()) as u64;
             e
         })
