@@ -1,0 +1,128 @@
+//! Dense indexing of the raw positions of one sector (no symmetry).
+//!
+//! A sector `(s, o, sh, oh)` holds every placement of `s` mover stones and
+//! `o` opponent stones on the board's `N` points. Its index is
+//! `colex(mover) * C(N - s, o) + colex(opp squeezed onto the N - s points
+//! the mover leaves free)`. Colex rank of a k-bit mask = its position among
+//! the k-bit masks in increasing numeric order.
+
+const fn binom_table() -> [[u64; 33]; 33] {
+    let mut t = [[0u64; 33]; 33];
+    let mut n = 0;
+    while n < 33 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            t[n][k] = t[n - 1][k - 1] + if k < n { t[n - 1][k] } else { 0 };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+}
+pub const BINOM: [[u64; 33]; 33] = binom_table();
+
+pub fn binom(n: u32, k: u32) -> u64 {
+    if k > n {
+        0
+    } else {
+        BINOM[n as usize][k as usize]
+    }
+}
+
+/// Iterator over the set bits of a mask, lowest first.
+pub fn bits(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(i)
+        }
+    })
+}
+
+/// Colex rank of a mask among the masks with as many bits.
+#[inline]
+pub fn colex_rank(mask: u32) -> u64 {
+    let mut r = 0;
+    let mut x = mask;
+    let mut i = 1;
+    while x != 0 {
+        r += BINOM[x.trailing_zeros() as usize][i];
+        i += 1;
+        x &= x - 1;
+    }
+    r
+}
+
+/// All `nbits`-bit masks with exactly `k` bits set, in increasing (= colex)
+/// order. (Gosper's hack steps to the next larger mask with as many bits.)
+pub fn masks_with(nbits: u32, k: u32) -> Vec<u32> {
+    if k > nbits {
+        return Vec::new();
+    }
+    if k == 0 {
+        return vec![0];
+    }
+    let mut out = Vec::with_capacity(binom(nbits, k) as usize);
+    let mut m: u64 = (1 << k) - 1;
+    while m < 1 << nbits {
+        out.push(m as u32);
+        let low = m & m.wrapping_neg();
+        let r = m + low;
+        m = (((r ^ m) >> 2) / low) | r;
+    }
+    debug_assert_eq!(out.len() as u64, binom(nbits, k));
+    out
+}
+
+/// Squeeze `mask` (a subset of `free`) onto bit positions 0..|free|.
+#[inline]
+pub fn compress(mask: u32, free: u32) -> u32 {
+    debug_assert!(mask & !free == 0);
+    let mut out = 0;
+    let mut x = mask;
+    while x != 0 {
+        let q = x.trailing_zeros();
+        out |= 1 << (free & ((1u32 << q) - 1)).count_ones();
+        x &= x - 1;
+    }
+    out
+}
+
+/// Inverse of `compress`: bit j of `c` selects the j-th point of `free`.
+pub fn expand(c: u32, free: u32) -> u32 {
+    let mut out = 0;
+    for (j, q) in bits(free).enumerate() {
+        if c & (1 << j) != 0 {
+            out |= 1 << q;
+        }
+    }
+    out
+}
+
+/// Number of raw positions of a sector with `s` and `o` stones on `n` points.
+pub fn sector_len(n: u32, s: u32, o: u32) -> usize {
+    (binom(n, s) * binom(n - s, o)) as usize
+}
+
+/// Index of (mover, opp) in its sector on an `n`-point board.
+#[inline]
+pub fn raw_index(n: u32, mover: u32, opp: u32) -> usize {
+    debug_assert_eq!(mover & opp, 0);
+    let s = mover.count_ones();
+    let o = opp.count_ones();
+    let minor = colex_rank(compress(opp, !mover));
+    (colex_rank(mover) * BINOM[(n - s) as usize][o as usize] + minor) as usize
+}
+
+/// Inverse of `raw_index` for a sector with `s` and `o` stones.
+pub fn raw_unindex(n: u32, s: u32, o: u32, idx: usize, movers: &[u32], minors: &[u32]) -> (u32, u32) {
+    debug_assert_eq!(movers.len() as u64, binom(n, s));
+    debug_assert_eq!(minors.len() as u64, binom(n - s, o));
+    let m = movers[idx / minors.len()];
+    let full = (1u32 << n) - 1;
+    (m, expand(minors[idx % minors.len()], full & !m))
+}
