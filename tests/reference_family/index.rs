@@ -111,11 +111,36 @@ pub fn sector_len(n: u32, s: u32, o: u32) -> usize {
 /// Index of (mover, opp) in its sector on an `n`-point board.
 #[inline]
 pub fn raw_index(n: u32, mover: u32, opp: u32) -> usize {
+    raw_index_so(n, mover.count_ones(), opp.count_ones(), mover, opp)
+}
+
+/// `raw_index` for a mover of `s` stones and an opponent of `o` stones:
+/// `colex(mover) * C(n - s, o) + colex(compress(opp, !mover))`, with the
+/// squeeze written into the second sum (the hot path of the solver): the
+/// opponent stone on point q lands on bit q - |mover below q|.
+#[inline(always)]
+pub fn raw_index_so(n: u32, s: u32, o: u32, mover: u32, opp: u32) -> usize {
     debug_assert_eq!(mover & opp, 0);
-    let s = mover.count_ones();
-    let o = opp.count_ones();
-    let minor = colex_rank(compress(opp, !mover));
-    (colex_rank(mover) * BINOM[(n - s) as usize][o as usize] + minor) as usize
+    debug_assert_eq!((mover.count_ones(), opp.count_ones()), (s, o));
+    let mut major = 0u64;
+    let mut x = mover;
+    let mut i = 1;
+    while x != 0 {
+        major += BINOM[x.trailing_zeros() as usize][i];
+        i += 1;
+        x &= x - 1;
+    }
+    let mut minor = 0u64;
+    let mut x = opp;
+    let mut i = 1;
+    while x != 0 {
+        let q = x.trailing_zeros();
+        let j = q - (mover & ((1u32 << q) - 1)).count_ones();
+        minor += BINOM[j as usize][i];
+        i += 1;
+        x &= x - 1;
+    }
+    (major * BINOM[(n - s) as usize][o as usize] + minor) as usize
 }
 
 /// Inverse of `raw_index` for a sector with `s` and `o` stones.

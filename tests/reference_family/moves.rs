@@ -65,8 +65,12 @@ pub fn removable(rules: &RefRules, opp: u32) -> u32 {
 /// the board) takes nothing, and so would any further one. Removing stops
 /// when the opponent is down to fewer than 3 stones: the game is over.
 fn for_each_removal(rules: &RefRules, opp: u32, opp_hand: u32, count: u32, f: &mut impl FnMut(u32)) {
+    if count == 0 || opp.count_ones() + opp_hand < 3 {
+        f(opp);
+        return;
+    }
     let r = removable(rules, opp);
-    if count == 0 || r == 0 || opp.count_ones() + opp_hand < 3 {
+    if r == 0 {
         f(opp);
         return;
     }

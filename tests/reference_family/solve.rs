@@ -2,7 +2,7 @@
 //! (a sector with its mirror) in dependency order, by synchronous value
 //! iteration with forward move generation.
 
-use super::index::{binom, expand, masks_with, raw_index, sector_len};
+use super::index::{binom, expand, masks_with, raw_index, raw_index_so, sector_len};
 use super::moves::{for_each_child, terminal, Terminal};
 use super::rules::RefRules;
 use super::{RawPos, RefSolution, RefValue};
@@ -50,11 +50,6 @@ pub fn decode(code: u16) -> RefValue {
     }
 }
 
-/// Depth of a decided value.
-fn depth(code: u16) -> Option<u16> {
-    (code != DRAW).then_some(code & DEPTH)
-}
-
 // ---------------------------------------------------------------------------
 // Solver
 // ---------------------------------------------------------------------------
@@ -80,11 +75,31 @@ pub struct Solver {
     pub verbose: bool,
 }
 
-/// What the evaluation of a position in one round found.
+/// What a look at a position in one round found.
 enum Found {
     Value(u16),
     /// A terminal draw: decided, and it stays a draw.
     TerminalDraw,
+}
+
+struct Scan {
+    found: Option<Found>,
+    /// A child in the pair that is still undecided (its index in its
+    /// sector), or `NO_WITNESS`.
+    witness: u32,
+    /// Rounds in which a child outside the pair becomes visible: bit d+1
+    /// for a child of depth d (see `event_bit`).
+    events: u64,
+    /// The last of those rounds.
+    last_event: u16,
+}
+
+const NO_WITNESS: u32 = u32::MAX;
+
+/// Bit of an event mask for round `r` (rounds from 63 on share bit 63,
+/// which then means "look in every round from 63 on").
+fn event_bit(r: u16) -> u64 {
+    1u64 << r.min(63)
 }
 
 impl Solver {
@@ -167,48 +182,79 @@ impl Solver {
         }
     }
 
-    /// Current value code of a child: a finished game, a position of the
-    /// pair being solved (`pair`, start-of-round values), or of a solved sector.
+    /// Where a child lives and its current value code: a finished game
+    /// (side to move below 3 stones: `Loss(0)`), a position of the pair being
+    /// solved (`pair`: start-of-round values), or one of a solved sector.
+    /// Returns (code, Some((which sector of the pair, index)) if the child
+    /// is in the pair).
     #[inline]
-    fn lookup(&self, pair: &[(Sector, &[u16])], c: &RawPos) -> u16 {
-        if c.mover.count_ones() + c.mover_hand < 3 {
-            return LOSS; // Loss(0)
+    fn lookup(&self, pair: &[(Sector, &[u16])], c: &RawPos) -> (u16, Option<(usize, usize)>) {
+        let (s, o) = (c.mover.count_ones(), c.opp.count_ones());
+        if s + c.mover_hand < 3 {
+            return (LOSS, None); // Loss(0)
         }
-        let sec = sector_of(c);
-        let idx = raw_index(self.n, c.mover, c.opp);
-        for (psec, vals) in pair {
+        let sec = (s, o, c.mover_hand, c.opp_hand);
+        let idx = raw_index_so(self.n, s, o, c.mover, c.opp);
+        for (k, (psec, vals)) in pair.iter().enumerate() {
             if *psec == sec {
-                return vals[idx];
+                return (vals[idx], Some((k, idx)));
             }
         }
-        self.tables[slot(sec)].as_ref().expect("child sector solved first")[idx]
+        let table = self.tables[slot(sec)].as_ref().expect("child sector solved first");
+        (table[idx], None)
     }
 
-    /// Evaluates one undetermined position in round `n`: only children of
-    /// depth < n count as known.
+    /// Looks at an undecided position in round `n`, from the start-of-round
+    /// values of its children; only children of depth < n count as known.
     /// - `Win(n)` if some known child is a loss (of depth n-1: a shorter
     ///   one would have decided this position in an earlier round);
     /// - `Loss(n)` if every child is a known win (the deepest of depth n-1);
     ///   no children at all: blocked, `Loss(0)`;
     /// - terminal positions are decided in round 0.
-    fn evaluate(&self, pos: &RawPos, n: u16, lookup: impl Fn(&RawPos) -> u16) -> Option<Found> {
+    ///
+    /// Also returns, for the skip rule of `solve_pair`, a witness (a child in
+    /// the pair that is still undecided) and the events of the children
+    /// outside the pair.
+    fn scan(&self, pos: &RawPos, n: u16, pair: &[(Sector, &[u16])], mirror_k: usize) -> Scan {
+        let mut scan = Scan {
+            found: None,
+            witness: NO_WITNESS,
+            events: 0,
+            last_event: 0,
+        };
         match terminal(&self.rules, pos) {
-            Some(Terminal::Loss) => return Some(Found::Value(LOSS)),
-            Some(Terminal::Draw) => return Some(Found::TerminalDraw),
+            Some(Terminal::Loss) => scan.found = Some(Found::Value(LOSS)),
+            Some(Terminal::Draw) => scan.found = Some(Found::TerminalDraw),
             None => {}
+        }
+        if scan.found.is_some() {
+            return scan;
         }
         let mut min_loss: Option<u16> = None;
         let mut max_win: Option<u16> = None;
         let mut all_known_wins = true;
         for_each_child(&self.rules, pos, |c| {
-            let v = lookup(&c);
+            let (v, in_pair) = self.lookup(pair, &c);
+            match in_pair {
+                Some((k, idx)) if v == DRAW && scan.witness == NO_WITNESS => {
+                    // a move without removal: the mirror sector (see solve_pair)
+                    assert_eq!(k, mirror_k, "a child of the pair outside the mirror sector");
+                    scan.witness = idx as u32
+                }
+                None if v != DRAW => {
+                    let r = (v & DEPTH) + 1;
+                    scan.events |= event_bit(r);
+                    scan.last_event = scan.last_event.max(r);
+                }
+                _ => {}
+            }
             match (v & !DEPTH, v & DEPTH) {
                 (LOSS, d) if d < n => min_loss = Some(min_loss.map_or(d, |x| x.min(d))),
                 (WIN, d) if d < n => max_win = Some(max_win.map_or(d, |x| x.max(d))),
                 _ => all_known_wins = false,
             }
         });
-        if let Some(d) = min_loss {
+        scan.found = if let Some(d) = min_loss {
             assert_eq!(d + 1, n, "synchronous iteration invariant broken (win)");
             Some(Found::Value(WIN | n))
         } else if all_known_wins {
@@ -217,7 +263,8 @@ impl Solver {
             Some(Found::Value(LOSS | n))
         } else {
             None
-        }
+        };
+        scan
     }
 
     /// Solves one pair (a sector and its mirror, or a sector that is its own
@@ -226,19 +273,33 @@ impl Solver {
     ///
     /// Synchronous value iteration: round n computes, from the values at the
     /// start of the round, every position that gets depth n; all are written
-    /// at the end of the round. What is still undetermined when no round can
-    /// change anything any more is a draw.
+    /// at the end of the round. Round 0 looks at every position. What is
+    /// still undecided when no round can change anything any more is a draw.
     ///
     /// Work saving, exact: a position can only be decided in round n >= 1 if
-    /// one of its children has depth exactly n-1 (see `evaluate`). Its
-    /// children inside the pair are moves without removal, whose side to move
-    /// is the position's opponent `p`: they lie in the block of the mirror
-    /// sector whose mover is `p`. Its other children are final before the
-    /// pair is solved. So a position is evaluated in round n only if that
-    /// block got a value in round n-1 (`block_changed`), or some child outside
-    /// the pair has depth n-1 (`events`, bit n; bit 63 stands for every round
-    /// from 63 on). The state arrays `open` and `events` are kept in
-    /// iteration order: opponent major, i.e. indexed by `raw_index(opp, mover)`.
+    /// one of its children has depth exactly n-1 (see `scan`):
+    /// - a `Win(n)` needs a child `Loss(n-1)`;
+    /// - a `Loss(n)` needs every child to be a win, the last of them `Win(n-1)`.
+    ///
+    /// A position's children inside the pair are moves without removal, whose
+    /// side to move is the position's opponent `p`: they all lie in the block
+    /// of the mirror sector whose mover is `p`. Its other children are final
+    /// before the pair is solved. So an undecided position is looked at again
+    /// in round n only if
+    /// - its block got a loss in round n-1 (`got_loss`), or a child outside the
+    ///   pair has depth n-1 (`events`, bit n; bit 63 stands for every round
+    ///   from 63 on), or
+    /// - its block got a win in round n-1 (`got_win`) and its witness, a
+    ///   child of the pair that was undecided when it was last looked at, has
+    ///   been decided since: while the witness is undecided the position has
+    ///   a child that is not a win and cannot be a loss. (A witness decided in
+    ///   an earlier round n' set its block's flag in n', which led to a new
+    ///   look and a new witness in round n'+1.) A position without a witness
+    ///   has no undecided child in the pair: only an event can change it.
+    ///
+    /// The per-position state (`open`, `witness`, `events`) is kept in
+    /// iteration order, opponent major (indexed like `raw_index(opp, mover)`),
+    /// and written in place; values are written at the end of each round.
     fn solve_pair(&self, subs: &[Sector]) -> Vec<Vec<u16>> {
         let n_pts = self.n;
         let full = self.rules.full();
@@ -246,106 +307,115 @@ impl Solver {
             .iter()
             .map(|&a| subs.iter().position(|&b| b == mirror(a)).unwrap())
             .collect();
-        let mut vals: Vec<Vec<u16>> = subs.iter().map(|&(s, o, _, _)| vec![DRAW; sector_len(n_pts, s, o)]).collect();
-        let mut open: Vec<Vec<bool>> = subs.iter().map(|&(s, o, _, _)| vec![true; sector_len(n_pts, s, o)]).collect();
-        // block_changed[k][colex(mover)]: a position of sector k with that
-        // mover was decided in the previous round. All true before round 0.
-        let mut block_changed: Vec<Vec<bool>> =
-            subs.iter().map(|&(s, _, _, _)| vec![true; binom(n_pts, s) as usize]).collect();
+        let lens: Vec<usize> = subs.iter().map(|&(s, o, _, _)| sector_len(n_pts, s, o)).collect();
+        assert!(lens.iter().all(|&l| l < NO_WITNESS as usize), "sector too big for u32 witnesses");
+        let mut vals: Vec<Vec<u16>> = lens.iter().map(|&l| vec![DRAW; l]).collect();
+        let mut open: Vec<Vec<bool>> = lens.iter().map(|&l| vec![true; l]).collect();
+        let mut witness: Vec<Vec<u32>> = lens.iter().map(|&l| vec![NO_WITNESS; l]).collect();
+        let mut events: Vec<Vec<u64>> = lens.iter().map(|&l| vec![0; l]).collect();
+        // got_loss/got_win[k][colex(mover)]: a position of sector k with that
+        // mover got a loss/win in the previous round
+        let mut got_loss: Vec<Vec<bool>> = subs.iter().map(|&(s, _, _, _)| vec![false; binom(n_pts, s) as usize]).collect();
+        let mut got_win = got_loss.clone();
         // iteration order: opponent masks, and movers squeezed onto the
         // points the opponent leaves free
         let opps: Vec<Vec<u32>> = subs.iter().map(|&(_, o, _, _)| masks_with(n_pts, o)).collect();
         let movers_c: Vec<Vec<u32>> = subs.iter().map(|&(s, o, _, _)| masks_with(n_pts - o, s)).collect();
-
-        let event_bit = |r: u16| 1u64 << r.min(63);
-        let pos_of = |k: usize, p: u32, c: u32| RawPos {
-            mover: expand(c, full & !p),
-            opp: p,
-            mover_hand: subs[k].2,
-            opp_hand: subs[k].3,
-        };
-        // events, and the last round at which an outside child appears
         let mut last_event: u16 = 0;
-        let mut events: Vec<Vec<u64>> = Vec::new();
-        for k in 0..subs.len() {
-            let pair: Vec<(Sector, &[u16])> = subs.iter().zip(&vals).map(|(&s, v)| (s, &v[..])).collect();
-            let mut ev = vec![0u64; vals[k].len()];
-            let last = ev
-                .par_chunks_mut(movers_c[k].len())
-                .zip(&opps[k])
-                .map(|(chunk, &p)| {
-                    let mut last = 0u16;
-                    for (slot, &c) in chunk.iter_mut().zip(&movers_c[k]) {
-                        let pos = pos_of(k, p, c);
-                        if terminal(&self.rules, &pos).is_some() {
-                            continue;
-                        }
-                        for_each_child(&self.rules, &pos, |ch| {
-                            if !subs.contains(&sector_of(&ch)) {
-                                if let Some(d) = depth(self.lookup(&pair, &ch)) {
-                                    *slot |= event_bit(d + 1);
-                                    last = last.max(d + 1);
-                                }
-                            }
-                        });
-                    }
-                    last
-                })
-                .max()
-                .unwrap_or(0);
-            last_event = last_event.max(last);
-            events.push(ev);
-        }
 
         let mut n: u16 = 0;
         loop {
             let pair: Vec<(Sector, &[u16])> = subs.iter().zip(&vals).map(|(&s, v)| (s, &v[..])).collect();
-            let updates: Vec<Vec<(usize, usize, Found)>> = (0..subs.len())
-                .map(|k| {
-                    let nminor = movers_c[k].len();
-                    let (open_k, events_k, changed) = (&open[k], &events[k], &block_changed[partner[k]]);
-                    opps[k]
-                        .par_iter()
-                        .enumerate()
-                        .flat_map_iter(|(rp, &p)| {
-                            let dirty = changed[rp];
-                            let mut out = Vec::new();
-                            for (rc, &c) in movers_c[k].iter().enumerate() {
-                                let it = rp * nminor + rc;
-                                if !open_k[it] || !(dirty || events_k[it] & event_bit(n) != 0) {
-                                    continue;
-                                }
-                                let pos = pos_of(k, p, c);
-                                if let Some(f) = self.evaluate(&pos, n, |ch| self.lookup(&pair, ch)) {
-                                    out.push((it, raw_index(n_pts, pos.mover, pos.opp), f));
+            let mut decided: Vec<Vec<(usize, u16)>> = Vec::new();
+            let mut looked = Vec::new();
+            for k in 0..subs.len() {
+                let (_, _, sh, oh) = subs[k];
+                let nminor = movers_c[k].len();
+                let (loss_k, win_k, mirror_vals) = (&got_loss[partner[k]], &got_win[partner[k]], pair[partner[k]].1);
+                let results: Vec<(Vec<(usize, u16)>, u16, usize)> = open[k]
+                    .par_chunks_mut(nminor)
+                    .zip(witness[k].par_chunks_mut(nminor))
+                    .zip(events[k].par_chunks_mut(nminor))
+                    .zip(&opps[k])
+                    .enumerate()
+                    .map(|(rp, (((open_c, witness_c), events_c), &p))| {
+                        let mut out = Vec::new();
+                        let mut last = 0u16;
+                        let mut count = 0;
+                        for (rc, &c) in movers_c[k].iter().enumerate() {
+                            if !open_c[rc] {
+                                continue;
+                            }
+                            let look = n == 0
+                                || loss_k[rp]
+                                || events_c[rc] & event_bit(n) != 0
+                                || (win_k[rp]
+                                    && witness_c[rc] != NO_WITNESS
+                                    && mirror_vals[witness_c[rc] as usize] != DRAW);
+                            if !look {
+                                continue;
+                            }
+                            count += 1;
+                            let pos = RawPos {
+                                mover: expand(c, full & !p),
+                                opp: p,
+                                mover_hand: sh,
+                                opp_hand: oh,
+                            };
+                            let sc = self.scan(&pos, n, &pair, partner[k]);
+                            witness_c[rc] = sc.witness;
+                            if n == 0 {
+                                events_c[rc] = sc.events;
+                                last = last.max(sc.last_event);
+                            }
+                            match sc.found {
+                                None => {}
+                                Some(Found::TerminalDraw) => open_c[rc] = false,
+                                Some(Found::Value(v)) => {
+                                    open_c[rc] = false;
+                                    out.push((raw_index(n_pts, pos.mover, p), v));
                                 }
                             }
-                            out
-                        })
-                        .collect()
-                })
-                .collect();
-            drop(pair);
-            let decided: usize = updates.iter().map(|u| u.len()).sum();
-            if self.verbose {
-                eprintln!("  round {n}: decided {:?}", updates.iter().map(|u| u.len()).collect::<Vec<_>>());
+                        }
+                        (out, last, count)
+                    })
+                    .collect();
+                let mut dk = Vec::new();
+                let mut lk = 0;
+                for (out, last, count) in results {
+                    dk.extend(out);
+                    last_event = last_event.max(last);
+                    lk += count;
+                }
+                decided.push(dk);
+                looked.push(lk);
             }
-            for (k, ups) in updates.into_iter().enumerate() {
+            drop(pair);
+            let total: usize = decided.iter().map(|d| d.len()).sum();
+            if self.verbose {
+                eprintln!(
+                    "  round {n}: looked at {looked:?}, decided {:?}",
+                    decided.iter().map(|d| d.len()).collect::<Vec<_>>()
+                );
+            }
+            for (k, dk) in decided.into_iter().enumerate() {
                 let (s, o, _, _) = subs[k];
                 let nminor_val = binom(n_pts - s, o) as usize;
-                block_changed[k].iter_mut().for_each(|x| *x = false);
-                for (it, idx, f) in ups {
-                    open[k][it] = false;
-                    if let Found::Value(v) = f {
-                        debug_assert_eq!(vals[k][idx], DRAW);
-                        vals[k][idx] = v;
-                        block_changed[k][idx / nminor_val] = true;
+                got_loss[k].iter_mut().for_each(|x| *x = false);
+                got_win[k].iter_mut().for_each(|x| *x = false);
+                for (idx, v) in dk {
+                    debug_assert_eq!(vals[k][idx], DRAW);
+                    vals[k][idx] = v;
+                    if v & WIN != 0 {
+                        got_win[k][idx / nminor_val] = true;
+                    } else {
+                        got_loss[k][idx / nminor_val] = true;
                     }
                 }
             }
             // After a round that decided nothing, values can only change
-            // again when an outside child becomes visible.
-            if decided == 0 && n >= last_event {
+            // again when a child outside the pair becomes visible.
+            if total == 0 && n >= last_event {
                 break;
             }
             n += 1;
