@@ -143,6 +143,54 @@ pub fn raw_index_so(n: u32, s: u32, o: u32, mover: u32, opp: u32) -> usize {
     (major * BINOM[(n - s) as usize][o as usize] + minor) as usize
 }
 
+/// `raw_index` for many positions with the same mover, e.g. the children
+/// of one position by moves without removal (their side to move is the
+/// position's opponent): the mover's colex rank and, for every point, its
+/// rank among the points the mover leaves free, computed once.
+pub struct SameMover {
+    pub mover: u32,
+    s: u32,
+    colex: u64,
+    free_rank: [u8; 32],
+}
+
+impl SameMover {
+    pub fn new(mover: u32) -> SameMover {
+        let mut free_rank = [0u8; 32];
+        let mut r = 0;
+        for (q, slot) in free_rank.iter_mut().enumerate() {
+            *slot = r;
+            if mover & (1 << q) == 0 {
+                r += 1;
+            }
+        }
+        SameMover {
+            mover,
+            s: mover.count_ones(),
+            colex: colex_rank(mover),
+            free_rank,
+        }
+    }
+
+    /// `raw_index(n, self.mover, opp)`.
+    #[inline(always)]
+    pub fn index(&self, n: u32, opp: u32) -> usize {
+        debug_assert_eq!(self.mover & opp, 0);
+        let mut minor = 0u64;
+        let mut x = opp;
+        let mut i = 1;
+        while x != 0 {
+            minor += BINOM[self.free_rank[x.trailing_zeros() as usize] as usize][i];
+            i += 1;
+            x &= x - 1;
+        }
+        let o = i - 1;
+        let idx = (self.colex * BINOM[(n - self.s) as usize][o] + minor) as usize;
+        debug_assert_eq!(idx, raw_index(n, self.mover, opp));
+        idx
+    }
+}
+
 /// Inverse of `raw_index` for a sector with `s` and `o` stones.
 pub fn raw_unindex(n: u32, s: u32, o: u32, idx: usize, movers: &[u32], minors: &[u32]) -> (u32, u32) {
     debug_assert_eq!(movers.len() as u64, binom(n, s));

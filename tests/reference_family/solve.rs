@@ -2,7 +2,7 @@
 //! (a sector with its mirror) in dependency order, by synchronous value
 //! iteration with forward move generation.
 
-use super::index::{binom, expand, masks_with, raw_index, raw_index_so, sector_len};
+use super::index::{binom, expand, masks_with, raw_index, raw_index_so, sector_len, SameMover};
 use super::moves::{for_each_child, terminal, Terminal};
 use super::rules::RefRules;
 use super::{RawPos, RefSolution, RefValue};
@@ -187,14 +187,19 @@ impl Solver {
     /// solved (`pair`: start-of-round values), or one of a solved sector.
     /// Returns (code, Some((which sector of the pair, index)) if the child
     /// is in the pair).
+    /// `same` speeds up the index of children whose side to move is `same.mover`.
     #[inline]
-    fn lookup(&self, pair: &[(Sector, &[u16])], c: &RawPos) -> (u16, Option<(usize, usize)>) {
+    fn lookup(&self, pair: &[(Sector, &[u16])], c: &RawPos, same: &SameMover) -> (u16, Option<(usize, usize)>) {
         let (s, o) = (c.mover.count_ones(), c.opp.count_ones());
         if s + c.mover_hand < 3 {
             return (LOSS, None); // Loss(0)
         }
         let sec = (s, o, c.mover_hand, c.opp_hand);
-        let idx = raw_index_so(self.n, s, o, c.mover, c.opp);
+        let idx = if c.mover == same.mover {
+            same.index(self.n, c.opp)
+        } else {
+            raw_index_so(self.n, s, o, c.mover, c.opp)
+        };
         for (k, (psec, vals)) in pair.iter().enumerate() {
             if *psec == sec {
                 return (vals[idx], Some((k, idx)));
@@ -233,8 +238,9 @@ impl Solver {
         let mut min_loss: Option<u16> = None;
         let mut max_win: Option<u16> = None;
         let mut all_known_wins = true;
+        let same = SameMover::new(pos.opp);
         for_each_child(&self.rules, pos, |c| {
-            let (v, in_pair) = self.lookup(pair, &c);
+            let (v, in_pair) = self.lookup(pair, &c, &same);
             match in_pair {
                 Some((k, idx)) if v == DRAW && scan.witness == NO_WITNESS => {
                     // a move without removal: the mirror sector (see solve_pair)
