@@ -149,7 +149,8 @@ pub fn raw_index_so(n: u32, s: u32, o: u32, mover: u32, opp: u32) -> usize {
 /// rank among the points the mover leaves free, computed once.
 pub struct SameMover {
     pub mover: u32,
-    s: u32,
+    /// stones of the mover
+    pub s: u32,
     colex: u64,
     free_rank: [u8; 32],
 }

@@ -2,7 +2,7 @@
 //! written from RULES.md and VARIANTS.md. Forward generation only.
 
 use super::index::bits;
-use super::rules::{RefRules, Removal};
+use super::rules::{Geometry, RefRules, Removal};
 use super::RawPos;
 
 /// How a finished game ended, for the side to move.
@@ -37,8 +37,8 @@ pub fn in_mill(rules: &RefRules, stones: u32, p: usize) -> bool {
 }
 
 /// Number of mills through `p` that `stones` holds whole.
-pub fn mills_closed(rules: &RefRules, stones: u32, p: usize) -> u32 {
-    rules.geometry().mills_at[p].iter().filter(|&&m| stones & m == m).count() as u32
+pub fn mills_closed(g: &Geometry, stones: u32, p: usize) -> u32 {
+    g.mills_at[p].iter().filter(|&&m| stones & m == m).count() as u32
 }
 
 /// The opponent stones one removal may take (0: the mill removes nothing).
@@ -103,7 +103,7 @@ pub fn for_each_child(rules: &RefRules, pos: &RawPos, mut f: impl FnMut(RawPos))
     // One placement or move: the stone lands on `to`, the mover's stones
     // become `moved` and its hand `hand`.
     let mut land = |moved: u32, to: usize, hand: u32| {
-        let closed = mills_closed(rules, moved, to);
+        let closed = mills_closed(g, moved, to);
         let count = if rules.take_each { closed } else { closed.min(1) };
         for_each_removal(rules, opp, opp_hand, count, &mut |opp_left| {
             f(RawPos {

@@ -2,7 +2,7 @@
 //! (a sector with its mirror) in dependency order, by synchronous value
 //! iteration with forward move generation.
 
-use super::index::{binom, expand, masks_with, raw_index, raw_index_so, sector_len, SameMover};
+use super::index::{binom, bits, expand, masks_with, raw_index, raw_index_so, sector_len, SameMover};
 use super::moves::{for_each_child, terminal, Terminal};
 use super::rules::RefRules;
 use super::{RawPos, RefSolution, RefValue};
@@ -70,6 +70,8 @@ pub struct Solver {
     tables: Vec<Option<Arc<Vec<u16>>>>,
     /// Solved sectors, in the order solved.
     pub solved: Vec<Sector>,
+    /// The pairs solved together, in the order solved.
+    pub solved_pairs: Vec<Vec<Sector>>,
     /// Wall time of each pair solved (keyed by its first sector).
     pub timings: Vec<(Sector, Duration)>,
     pub verbose: bool,
@@ -88,13 +90,21 @@ struct Scan {
     /// sector), or `NO_WITNESS`.
     witness: u32,
     /// Rounds in which a child outside the pair becomes visible: bit d+1
-    /// for a child of depth d (see `event_bit`).
-    events: u64,
+    /// for a child of depth d (see `event_bit`); losses and wins apart.
+    events: Events,
     /// The last of those rounds.
     last_event: u16,
 }
 
 const NO_WITNESS: u32 = u32::MAX;
+
+/// Rounds at which children outside the pair become visible, as masks of
+/// `event_bit`: children that are losses (`loss`) and wins (`win`).
+#[derive(Clone, Copy, Default)]
+struct Events {
+    loss: u64,
+    win: u64,
+}
 
 /// Bit of an event mask for round `r` (rounds from 63 on share bit 63,
 /// which then means "look in every round from 63 on").
@@ -109,6 +119,7 @@ impl Solver {
             n: rules.points() as u32,
             tables: vec![None; SLOT_BASE.pow(4)],
             solved: Vec::new(),
+            solved_pairs: Vec::new(),
             timings: Vec::new(),
             verbose: std::env::var_os("REF_VERBOSE").is_some(),
         }
@@ -176,6 +187,7 @@ impl Solver {
             eprintln!("reference_family: solved {subs:?} in {:.2} s", dt.as_secs_f64());
         }
         self.timings.push((sec, dt));
+        self.solved_pairs.push(subs.clone());
         for (sub, v) in subs.into_iter().zip(values) {
             self.tables[slot(sub)] = Some(Arc::new(v));
             self.solved.push(sub);
@@ -190,10 +202,11 @@ impl Solver {
     /// `same` speeds up the index of children whose side to move is `same.mover`.
     #[inline]
     fn lookup(&self, pair: &[(Sector, &[u16])], c: &RawPos, same: &SameMover) -> (u16, Option<(usize, usize)>) {
-        let (s, o) = (c.mover.count_ones(), c.opp.count_ones());
+        let s = if c.mover == same.mover { same.s } else { c.mover.count_ones() };
         if s + c.mover_hand < 3 {
             return (LOSS, None); // Loss(0)
         }
+        let o = c.opp.count_ones();
         let sec = (s, o, c.mover_hand, c.opp_hand);
         let idx = if c.mover == same.mover {
             same.index(self.n, c.opp)
@@ -224,7 +237,7 @@ impl Solver {
         let mut scan = Scan {
             found: None,
             witness: NO_WITNESS,
-            events: 0,
+            events: Events::default(),
             last_event: 0,
         };
         match terminal(&self.rules, pos) {
@@ -249,7 +262,11 @@ impl Solver {
                 }
                 None if v != DRAW => {
                     let r = (v & DEPTH) + 1;
-                    scan.events |= event_bit(r);
+                    if v & WIN != 0 {
+                        scan.events.win |= event_bit(r);
+                    } else {
+                        scan.events.loss |= event_bit(r);
+                    }
                     scan.last_event = scan.last_event.max(r);
                 }
                 _ => {}
@@ -292,16 +309,18 @@ impl Solver {
     /// of the mirror sector whose mover is `p`. Its other children are final
     /// before the pair is solved. So an undecided position is looked at again
     /// in round n only if
-    /// - its block got a loss in round n-1 (`got_loss`), or a child outside the
-    ///   pair has depth n-1 (`events`, bit n; bit 63 stands for every round
-    ///   from 63 on), or
-    /// - its block got a win in round n-1 (`got_win`) and its witness, a
-    ///   child of the pair that was undecided when it was last looked at, has
-    ///   been decided since: while the witness is undecided the position has
-    ///   a child that is not a win and cannot be a loss. (A witness decided in
-    ///   an earlier round n' set its block's flag in n', which led to a new
-    ///   look and a new witness in round n'+1.) A position without a witness
-    ///   has no undecided child in the pair: only an event can change it.
+    /// - (for a win) its block got a loss in round n-1 (`got_loss`), or a
+    ///   child outside the pair is a loss of depth n-1 (`events.loss`, bit n;
+    ///   bit 63 stands for every round from 63 on);
+    /// - (for a loss) its witness, a child in the pair that was undecided
+    ///   when the position was last looked at, has been decided since, and
+    ///   its block got a win in round n-1 (`got_win`) or a child outside the
+    ///   pair is a win of depth n-1 (`events.win`). While the witness is
+    ///   undecided the position has a child that is not a win, so it cannot
+    ///   be a loss. (A witness decided in an earlier round n' set its
+    ///   block's flag in n', which led to a new look and a new witness in
+    ///   round n'+1.) A position without a witness has no undecided child in
+    ///   the pair: it is looked at again on a win of a child outside the pair.
     ///
     /// The per-position state (`open`, `witness`, `events`) is kept in
     /// iteration order, opponent major (indexed like `raw_index(opp, mover)`),
@@ -318,7 +337,7 @@ impl Solver {
         let mut vals: Vec<Vec<u16>> = lens.iter().map(|&l| vec![DRAW; l]).collect();
         let mut open: Vec<Vec<bool>> = lens.iter().map(|&l| vec![true; l]).collect();
         let mut witness: Vec<Vec<u32>> = lens.iter().map(|&l| vec![NO_WITNESS; l]).collect();
-        let mut events: Vec<Vec<u64>> = lens.iter().map(|&l| vec![0; l]).collect();
+        let mut events: Vec<Vec<Events>> = lens.iter().map(|&l| vec![Events::default(); l]).collect();
         // got_loss/got_win[k][colex(mover)]: a position of sector k with that
         // mover got a loss/win in the previous round
         let mut got_loss: Vec<Vec<bool>> = subs.iter().map(|&(s, _, _, _)| vec![false; binom(n_pts, s) as usize]).collect();
@@ -352,12 +371,13 @@ impl Solver {
                             if !open_c[rc] {
                                 continue;
                             }
+                            let (w, ev) = (witness_c[rc], events_c[rc]);
+                            let witness_decided = w != NO_WITNESS && mirror_vals[w as usize] != DRAW;
                             let look = n == 0
                                 || loss_k[rp]
-                                || events_c[rc] & event_bit(n) != 0
-                                || (win_k[rp]
-                                    && witness_c[rc] != NO_WITNESS
-                                    && mirror_vals[witness_c[rc] as usize] != DRAW);
+                                || ev.loss & event_bit(n) != 0
+                                || (win_k[rp] && witness_decided)
+                                || (ev.win & event_bit(n) != 0 && (w == NO_WITNESS || witness_decided));
                             if !look {
                                 continue;
                             }
@@ -524,38 +544,71 @@ impl Solver {
             opp_hand: bk,
         };
 
-        // Forward enumeration, breadth first, one bit a position.
+        // Forward enumeration, one bit a position: `marks` (reached) and
+        // `expanded` (its children marked). Sector pairs are taken parents
+        // first (the reverse of the order solved); within a pair, passes over
+        // the reached but not yet expanded positions until there are none.
         use std::sync::atomic::{AtomicU64, Ordering};
+        let t0 = Instant::now();
+        let n = self.n;
+        let full = self.rules.full();
+        let words = |sec: Sector| sector_len(n, sec.0, sec.1).div_ceil(64);
         let marks: Vec<Option<Vec<AtomicU64>>> = (0..self.tables.len())
-            .map(|i| {
-                self.tables[i]
-                    .as_ref()
-                    .map(|t| (0..t.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect())
-            })
+            .map(|i| self.tables[i].as_ref().map(|t| (0..t.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect()))
             .collect();
-        let mark = |p: &RawPos| -> bool {
-            let idx = raw_index(self.n, p.mover, p.opp);
+        let mark = |p: &RawPos, same: &SameMover| {
+            let idx = if p.mover == same.mover { same.index(n, p.opp) } else { raw_index(n, p.mover, p.opp) };
             let bitset = marks[slot(sector_of(p))].as_ref().expect("reachable sector solved");
             let bit = 1u64 << (idx % 64);
-            bitset[idx / 64].fetch_or(bit, Ordering::Relaxed) & bit == 0
+            // (a plain load first: most children have been reached already)
+            if bitset[idx / 64].load(Ordering::Relaxed) & bit == 0 {
+                bitset[idx / 64].fetch_or(bit, Ordering::Relaxed);
+            }
         };
-        mark(&start);
-        let mut frontier = vec![start];
-        while !frontier.is_empty() {
-            frontier = frontier
-                .par_iter()
-                .flat_map_iter(|pos| {
-                    let mut next = Vec::new();
-                    if terminal(&self.rules, pos).is_none() {
-                        for_each_child(&self.rules, pos, |c| {
-                            if c.mover.count_ones() + c.mover_hand >= 3 && mark(&c) {
-                                next.push(c);
+        mark(&start, &SameMover::new(0));
+        for pair in self.solved_pairs.iter().rev() {
+            let mut expanded: Vec<Vec<u64>> = pair.iter().map(|&sec| vec![0u64; words(sec)]).collect();
+            loop {
+                let mut new = 0usize;
+                for (k, &(s, o, sh, oh)) in pair.iter().enumerate() {
+                    let movers = masks_with(n, s);
+                    let minors = masks_with(n - s, o);
+                    let reached = marks[slot((s, o, sh, oh))].as_ref().unwrap();
+                    new += expanded[k]
+                        .par_iter_mut()
+                        .enumerate()
+                        .map(|(w, done)| {
+                            let todo = reached[w].load(Ordering::Relaxed) & !*done;
+                            *done |= todo;
+                            for b in bits(todo as u32).chain(bits((todo >> 32) as u32).map(|b| b + 32)) {
+                                let idx = w * 64 + b;
+                                let m = movers[idx / minors.len()];
+                                let pos = RawPos {
+                                    mover: m,
+                                    opp: expand(minors[idx % minors.len()], full & !m),
+                                    mover_hand: sh,
+                                    opp_hand: oh,
+                                };
+                                if terminal(&self.rules, &pos).is_none() {
+                                    let same = SameMover::new(pos.opp);
+                                    for_each_child(&self.rules, &pos, |c| {
+                                        if c.mover.count_ones() + c.mover_hand >= 3 {
+                                            mark(&c, &same);
+                                        }
+                                    });
+                                }
                             }
-                        });
-                    }
-                    next
-                })
-                .collect();
+                            todo.count_ones() as usize
+                        })
+                        .sum::<usize>();
+                }
+                if new == 0 {
+                    break;
+                }
+            }
+        }
+        if self.verbose {
+            eprintln!("reference_family: forward enumeration in {:.2} s", t0.elapsed().as_secs_f64());
         }
         let mut sectors = Vec::new();
         for &sec in &self.solved {
