@@ -90,7 +90,7 @@ pub use solve::{Sector, Solver};
 
 use index::{expand, masks_with, raw_index};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RefValue {
@@ -143,29 +143,54 @@ pub fn solve_movement(rules: &RefRules, s: u32, o: u32) -> RefSolution {
     Solver::new(rules).solve_movement(s, o)
 }
 
-/// Values of a set of raw positions: whole sectors, or the part of each
-/// sector that a start reaches.
+/// Values of a set of raw positions: whole sectors (`solve_movement`), or
+/// the positions of the sectors a start leads into that the start reaches
+/// (`solve_start`). Which positions a start reaches is worked out by forward
+/// enumeration on the first call of `get`, `iter` or `len` (`start_value`
+/// does not need it).
 pub struct RefSolution {
+    rules: RefRules,
     n: u32,
     start: Option<RawPos>,
-    /// (sector, values of every raw position of it by `raw_index`, which of
-    /// them belong to the solution: a bit set, `None` for all)
-    sectors: Vec<(Sector, Arc<Vec<u16>>, Option<Vec<u64>>)>,
+    /// (sector, values of every raw position of it by `raw_index`)
+    sectors: Vec<(Sector, Arc<Vec<u16>>)>,
     by_sector: HashMap<Sector, usize>,
+    /// For a start: its sector pairs in the order solved; the reached
+    /// positions of each of `sectors` as a bit set, once worked out.
+    pairs: Option<Vec<Vec<Sector>>>,
+    reached: OnceLock<Vec<Vec<u64>>>,
 }
 
 impl RefSolution {
     pub(crate) fn new(
-        n: u32,
+        rules: RefRules,
         start: Option<RawPos>,
-        sectors: Vec<(Sector, Arc<Vec<u16>>, Option<Vec<u64>>)>,
+        sectors: Vec<(Sector, Arc<Vec<u16>>)>,
+        pairs: Option<Vec<Vec<Sector>>>,
     ) -> RefSolution {
         let by_sector = sectors.iter().enumerate().map(|(i, s)| (s.0, i)).collect();
         RefSolution {
-            n,
+            rules,
+            n: rules.points() as u32,
             start,
             sectors,
             by_sector,
+            pairs,
+            reached: OnceLock::new(),
+        }
+    }
+
+    /// Is position `idx` of sector number `k` in the solution?
+    fn included(&self, k: usize, idx: usize) -> bool {
+        match (&self.pairs, self.start) {
+            (Some(pairs), Some(start)) => {
+                let reached = self.reached.get_or_init(|| {
+                    let secs: Vec<Sector> = self.sectors.iter().map(|s| s.0).collect();
+                    solve::reachable(&self.rules, &start, &secs, pairs)
+                });
+                reached[k][idx / 64] & (1 << (idx % 64)) != 0
+            }
+            _ => true,
         }
     }
 
@@ -174,14 +199,9 @@ impl RefSolution {
         if p.mover & p.opp != 0 || (p.mover | p.opp) & !full != 0 {
             return None;
         }
-        let (_, values, include) = &self.sectors[*self.by_sector.get(&solve::sector_of(p))?];
+        let k = *self.by_sector.get(&solve::sector_of(p))?;
         let idx = raw_index(self.n, p.mover, p.opp);
-        if let Some(bits) = include {
-            if bits[idx / 64] & (1 << (idx % 64)) == 0 {
-                return None;
-            }
-        }
-        Some(solve::decode(values[idx]))
+        self.included(k, idx).then(|| solve::decode(self.sectors[k].1[idx]))
     }
 
     /// The start position of `solve_start` (None for `solve_movement`).
@@ -191,39 +211,41 @@ impl RefSolution {
 
     /// Value of the start position of `solve_start`.
     pub fn start_value(&self) -> Option<RefValue> {
-        self.get(&self.start?)
+        let start = self.start?;
+        let k = self.by_sector[&solve::sector_of(&start)];
+        Some(solve::decode(self.sectors[k].1[raw_index(self.n, 0, 0)]))
     }
 
     /// Every solved position with its value, sector by sector, each in index order.
     pub fn iter(&self) -> impl Iterator<Item = (RawPos, RefValue)> + '_ {
         let n = self.n;
         let full = (1u32 << n) - 1;
-        self.sectors.iter().flat_map(move |(sec, values, include)| {
+        self.sectors.iter().enumerate().flat_map(move |(k, (sec, values))| {
             let &(s, o, sh, oh) = sec;
             let movers = masks_with(n, s);
             let minors = masks_with(n - s, o);
             let nminor = minors.len();
-            (0..values.len())
-                .filter(move |&idx| include.as_ref().map_or(true, |b| b[idx / 64] & (1 << (idx % 64)) != 0))
-                .map(move |idx| {
-                    let m = movers[idx / nminor];
-                    let pos = RawPos {
-                        mover: m,
-                        opp: expand(minors[idx % nminor], full & !m),
-                        mover_hand: sh,
-                        opp_hand: oh,
-                    };
-                    (pos, solve::decode(values[idx]))
-                })
+            (0..values.len()).filter(move |&idx| self.included(k, idx)).map(move |idx| {
+                let m = movers[idx / nminor];
+                let pos = RawPos {
+                    mover: m,
+                    opp: expand(minors[idx % nminor], full & !m),
+                    mover_hand: sh,
+                    opp_hand: oh,
+                };
+                (pos, solve::decode(values[idx]))
+            })
         })
     }
 
     pub fn len(&self) -> usize {
-        self.sectors
-            .iter()
-            .map(|(_, v, inc)| match inc {
-                None => v.len(),
-                Some(b) => b.iter().map(|w| w.count_ones() as usize).sum(),
+        (0..self.sectors.len())
+            .map(|k| {
+                if self.pairs.is_none() {
+                    return self.sectors[k].1.len();
+                }
+                self.included(k, 0); // worked out once
+                self.reached.get().unwrap()[k].iter().map(|w| w.count_ones() as usize).sum()
             })
             .sum()
     }

@@ -7,6 +7,7 @@ use super::moves::{for_each_child, terminal, Terminal};
 use super::rules::RefRules;
 use super::{RawPos, RefSolution, RefValue};
 use rayon::prelude::*;
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -142,7 +143,7 @@ impl Solver {
     /// Sectors that the positions of `sec` can lead into (a superset: every
     /// sector a placement or move with 0, 1, .. removals could reach), less
     /// finished games (side to move below 3 stones).
-    fn child_sectors(&self, (s, o, sh, oh): Sector) -> Vec<Sector> {
+    pub fn child_sectors(&self, (s, o, sh, oh): Sector) -> Vec<Sector> {
         let max_take = if self.rules.take_each {
             self.rules.geometry().mills_at.iter().map(|m| m.len() as u32).max().unwrap()
         } else {
@@ -153,7 +154,8 @@ impl Solver {
             if sh > 0 && s + o < self.n {
                 out.push((o - c, s + 1, oh, sh - 1));
             }
-            if s > 0 && (sh == 0 || self.rules.lasker) {
+            // (on a full board nothing can move)
+            if s > 0 && (sh == 0 || self.rules.lasker) && s + o < self.n {
                 out.push((o - c, s, oh, sh));
             }
         }
@@ -525,13 +527,28 @@ impl Solver {
         assert!(s >= 3 && o >= 3, "movement sector {s}-{o}: a side below 3 stones has lost");
         let sec = (s, o, 0, 0);
         self.solve_sector(sec);
-        RefSolution::new(self.n, None, vec![(sec, self.tables[slot(sec)].clone().unwrap(), None)])
+        RefSolution::new(self.rules, None, vec![(sec, self.tables[slot(sec)].clone().unwrap())], None)
+    }
+
+    /// The solved pairs that positions of `sec` can lead into, `sec`'s own
+    /// included, in the order solved (children first).
+    pub fn closure(&self, sec: Sector) -> Vec<Vec<Sector>> {
+        let mut want = HashSet::new();
+        let mut stack = vec![sec];
+        while let Some(x) = stack.pop() {
+            if want.insert(x) {
+                stack.push(mirror(x));
+                stack.extend(self.child_sectors(x));
+            }
+        }
+        self.solved_pairs.iter().filter(|p| want.contains(&p[0])).cloned().collect()
     }
 
     /// Every position reachable from the start: an empty board, the first
     /// player to move with `wk` stones in hand, the second with `bk`.
     /// Finished games (a side to move below 3 stones) are not positions of
-    /// the solution.
+    /// the solution. (Which positions are reached is worked out on first use
+    /// of the solution: see `RefSolution`.)
     pub fn solve_start(&mut self, wk: u32, bk: u32) -> RefSolution {
         assert!(wk >= 3 && bk >= 3, "each side needs at least 3 stones");
         assert!(wk + bk <= self.n, "{wk}+{bk} stones do not fit the board");
@@ -543,85 +560,91 @@ impl Solver {
             mover_hand: wk,
             opp_hand: bk,
         };
-
-        // Forward enumeration, one bit a position: `marks` (reached) and
-        // `expanded` (its children marked). Sector pairs are taken parents
-        // first (the reverse of the order solved); within a pair, passes over
-        // the reached but not yet expanded positions until there are none.
-        use std::sync::atomic::{AtomicU64, Ordering};
-        let t0 = Instant::now();
-        let n = self.n;
-        let full = self.rules.full();
-        let words = |sec: Sector| sector_len(n, sec.0, sec.1).div_ceil(64);
-        let marks: Vec<Option<Vec<AtomicU64>>> = (0..self.tables.len())
-            .map(|i| self.tables[i].as_ref().map(|t| (0..t.len().div_ceil(64)).map(|_| AtomicU64::new(0)).collect()))
+        let pairs = self.closure(start_sec);
+        let sectors = pairs
+            .iter()
+            .flatten()
+            .map(|&sec| (sec, self.tables[slot(sec)].clone().unwrap()))
             .collect();
-        let mark = |p: &RawPos, same: &SameMover| {
-            let idx = if p.mover == same.mover { same.index(n, p.opp) } else { raw_index(n, p.mover, p.opp) };
-            let bitset = marks[slot(sector_of(p))].as_ref().expect("reachable sector solved");
-            let bit = 1u64 << (idx % 64);
-            // (a plain load first: most children have been reached already)
-            if bitset[idx / 64].load(Ordering::Relaxed) & bit == 0 {
-                bitset[idx / 64].fetch_or(bit, Ordering::Relaxed);
-            }
-        };
-        mark(&start, &SameMover::new(0));
-        for pair in self.solved_pairs.iter().rev() {
-            let mut expanded: Vec<Vec<u64>> = pair.iter().map(|&sec| vec![0u64; words(sec)]).collect();
-            loop {
-                let mut new = 0usize;
-                for (k, &(s, o, sh, oh)) in pair.iter().enumerate() {
-                    let movers = masks_with(n, s);
-                    let minors = masks_with(n - s, o);
-                    let reached = marks[slot((s, o, sh, oh))].as_ref().unwrap();
-                    new += expanded[k]
-                        .par_iter_mut()
-                        .enumerate()
-                        .map(|(w, done)| {
-                            let todo = reached[w].load(Ordering::Relaxed) & !*done;
-                            *done |= todo;
-                            for b in bits(todo as u32).chain(bits((todo >> 32) as u32).map(|b| b + 32)) {
-                                let idx = w * 64 + b;
-                                let m = movers[idx / minors.len()];
-                                let pos = RawPos {
-                                    mover: m,
-                                    opp: expand(minors[idx % minors.len()], full & !m),
-                                    mover_hand: sh,
-                                    opp_hand: oh,
-                                };
-                                if terminal(&self.rules, &pos).is_none() {
-                                    let same = SameMover::new(pos.opp);
-                                    for_each_child(&self.rules, &pos, |c| {
-                                        if c.mover.count_ones() + c.mover_hand >= 3 {
-                                            mark(&c, &same);
-                                        }
-                                    });
-                                }
-                            }
-                            todo.count_ones() as usize
-                        })
-                        .sum::<usize>();
-                }
-                if new == 0 {
-                    break;
-                }
-            }
-        }
-        if self.verbose {
-            eprintln!("reference_family: forward enumeration in {:.2} s", t0.elapsed().as_secs_f64());
-        }
-        let mut sectors = Vec::new();
-        for &sec in &self.solved {
-            let bitset: Vec<u64> = marks[slot(sec)]
-                .as_ref()
-                .unwrap()
-                .iter()
-                .map(|a| a.load(Ordering::Relaxed))
-                .collect();
-            if bitset.iter().any(|&w| w != 0) {
-                sectors.push((sec, self.tables[slot(sec)].clone().unwrap(), Some(bitset)));
-            }
-        }
-        RefSolution::new(self.n, Some(start), sectors)
+        RefSolution::new(self.rules, Some(start), sectors, Some(pairs))
     }
+}
+
+/// Forward enumeration of the positions reachable from `start`, one bit a
+/// position: `marks` (reached) and `expanded` (its children marked). The
+/// sector pairs are taken parents first (the reverse of the order solved);
+/// within a pair, passes over the reached but not yet expanded positions
+/// until there are none. Returns the reached bits of each of `sectors`.
+pub fn reachable(rules: &RefRules, start: &RawPos, sectors: &[Sector], pairs: &[Vec<Sector>]) -> Vec<Vec<u64>> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let t0 = Instant::now();
+    let n = rules.points() as u32;
+    let full = rules.full();
+    let words = |sec: Sector| sector_len(n, sec.0, sec.1).div_ceil(64);
+    let mut which = vec![usize::MAX; SLOT_BASE.pow(4)];
+    for (i, &sec) in sectors.iter().enumerate() {
+        which[slot(sec)] = i;
+    }
+    let marks: Vec<Vec<AtomicU64>> = sectors
+        .iter()
+        .map(|&sec| (0..words(sec)).map(|_| AtomicU64::new(0)).collect())
+        .collect();
+    let mark = |p: &RawPos, same: &SameMover| {
+        let idx = if p.mover == same.mover { same.index(n, p.opp) } else { raw_index(n, p.mover, p.opp) };
+        let bitset = &marks[which[slot(sector_of(p))]];
+        let bit = 1u64 << (idx % 64);
+        // (a plain load first: most children have been reached already)
+        if bitset[idx / 64].load(Ordering::Relaxed) & bit == 0 {
+            bitset[idx / 64].fetch_or(bit, Ordering::Relaxed);
+        }
+    };
+    mark(start, &SameMover::new(0));
+    for pair in pairs.iter().rev() {
+        let mut expanded: Vec<Vec<u64>> = pair.iter().map(|&sec| vec![0u64; words(sec)]).collect();
+        loop {
+            let mut new = 0usize;
+            for (k, &(s, o, sh, oh)) in pair.iter().enumerate() {
+                let movers = masks_with(n, s);
+                let minors = masks_with(n - s, o);
+                let reached = &marks[which[slot((s, o, sh, oh))]];
+                new += expanded[k]
+                    .par_iter_mut()
+                    .enumerate()
+                    .map(|(w, done)| {
+                        let todo = reached[w].load(Ordering::Relaxed) & !*done;
+                        *done |= todo;
+                        for b in bits(todo as u32).chain(bits((todo >> 32) as u32).map(|b| b + 32)) {
+                            let idx = w * 64 + b;
+                            let m = movers[idx / minors.len()];
+                            let pos = RawPos {
+                                mover: m,
+                                opp: expand(minors[idx % minors.len()], full & !m),
+                                mover_hand: sh,
+                                opp_hand: oh,
+                            };
+                            if terminal(rules, &pos).is_none() {
+                                let same = SameMover::new(pos.opp);
+                                for_each_child(rules, &pos, |c| {
+                                    if c.mover.count_ones() + c.mover_hand >= 3 {
+                                        mark(&c, &same);
+                                    }
+                                });
+                            }
+                        }
+                        todo.count_ones() as usize
+                    })
+                    .sum::<usize>();
+            }
+            if new == 0 {
+                break;
+            }
+        }
+    }
+    if std::env::var_os("REF_VERBOSE").is_some() {
+        eprintln!("reference_family: forward enumeration in {:.2} s", t0.elapsed().as_secs_f64());
+    }
+    marks
+        .into_iter()
+        .map(|m| m.into_iter().map(|a| a.into_inner()).collect())
+        .collect()
 }
