@@ -471,8 +471,9 @@ impl Solver {
         let mut min_loss: Option<u32> = None;
         let mut max_win: Option<u32> = None;
         let mut all_wins = true;
+        let same = SameMover::new(pos.opp);
         for_each_child(&self.rules, pos, |c| {
-            match self.value(&c).expect("child solved") {
+            match decode(self.lookup(&[], &c, &same).0) {
                 RefValue::Loss(d) => min_loss = Some(min_loss.map_or(d, |x| x.min(d))),
                 RefValue::Win(d) => max_win = Some(max_win.map_or(d, |x| x.max(d))),
                 RefValue::Draw => all_wins = false,
