@@ -324,6 +324,9 @@ impl Solver {
     ///   round n'+1.) A position without a witness has no undecided child in
     ///   the pair: it is looked at again on a win of a child outside the pair.
     ///
+    /// A chunk of positions with the same opponent whose block has no flag
+    /// and none of whose positions has an event in round n is skipped whole.
+    ///
     /// The per-position state (`open`, `witness`, `events`) is kept in
     /// iteration order, opponent major (indexed like `raw_index(opp, mover)`),
     /// and written in place; values are written at the end of each round.
@@ -349,6 +352,10 @@ impl Solver {
         let opps: Vec<Vec<u32>> = subs.iter().map(|&(_, o, _, _)| masks_with(n_pts, o)).collect();
         let movers_c: Vec<Vec<u32>> = subs.iter().map(|&(s, o, _, _)| masks_with(n_pts - o, s)).collect();
         let mut last_event: u16 = 0;
+        // chunk_events[k][rank(p)]: the events of all positions of sector k
+        // whose opponent is p, or-ed together (a chunk of them without flags
+        // and events in a round is skipped whole)
+        let mut chunk_events: Vec<Vec<u64>> = opps.iter().map(|o| vec![0u64; o.len()]).collect();
 
         let mut n: u16 = 0;
         loop {
@@ -359,7 +366,8 @@ impl Solver {
                 let (_, _, sh, oh) = subs[k];
                 let nminor = movers_c[k].len();
                 let (loss_k, win_k, mirror_vals) = (&got_loss[partner[k]], &got_win[partner[k]], pair[partner[k]].1);
-                let results: Vec<(Vec<(usize, u16)>, u16, usize)> = open[k]
+                let chunk_ev = &chunk_events[k];
+                let results: Vec<(Vec<(usize, u16)>, u16, usize, u64)> = open[k]
                     .par_chunks_mut(nminor)
                     .zip(witness[k].par_chunks_mut(nminor))
                     .zip(events[k].par_chunks_mut(nminor))
@@ -369,6 +377,10 @@ impl Solver {
                         let mut out = Vec::new();
                         let mut last = 0u16;
                         let mut count = 0;
+                        let mut chunk_or = 0u64;
+                        if n > 0 && !loss_k[rp] && !win_k[rp] && chunk_ev[rp] & event_bit(n) == 0 {
+                            return (out, last, count, chunk_or);
+                        }
                         for (rc, &c) in movers_c[k].iter().enumerate() {
                             if !open_c[rc] {
                                 continue;
@@ -395,6 +407,7 @@ impl Solver {
                             if n == 0 {
                                 events_c[rc] = sc.events;
                                 last = last.max(sc.last_event);
+                                chunk_or |= sc.events.loss | sc.events.win;
                             }
                             match sc.found {
                                 None => {}
@@ -405,12 +418,15 @@ impl Solver {
                                 }
                             }
                         }
-                        (out, last, count)
+                        (out, last, count, chunk_or)
                     })
                     .collect();
                 let mut dk = Vec::new();
                 let mut lk = 0;
-                for (out, last, count) in results {
+                for (rp, (out, last, count, chunk_or)) in results.into_iter().enumerate() {
+                    if n == 0 {
+                        chunk_events[k][rp] = chunk_or;
+                    }
                     dk.extend(out);
                     last_event = last_event.max(last);
                     lk += count;
