@@ -319,6 +319,24 @@ fn check_closed(r: &RefRules, sv: &Solver, sol: &RefSolution) {
 }
 
 #[test]
+fn solving_only_the_reached_positions_changes_nothing() {
+    // solve_start solves only what the start reaches (Solver::reaching);
+    // Solver::new solves whole sectors and finds the reached ones after.
+    for (name, wk, bk) in [("five", 4, 4), ("six,lasker=yes", 3, 3)] {
+        let r = rules(name);
+        let part = solve_start(&r, wk, bk);
+        let whole = lock(&solver(name)).solve_start(wk, bk);
+        assert_eq!(part.len(), whole.len(), "{name}");
+        assert_eq!(part.start_value(), whole.start_value(), "{name}");
+        for (p, v) in part.iter() {
+            assert_eq!(whole.get(&p), Some(v), "{name}: {p:?}");
+        }
+        let sv = Solver::reaching(&r, wk, bk);
+        assert_eq!(sv.value(&RawPos { mover: 0, opp: 0, mover_hand: wk, opp_hand: bk }), None, "not solved yet");
+    }
+}
+
+#[test]
 fn start_solution_is_closed_under_moves() {
     let s = solver("five");
     let mut sv = lock(&s);
@@ -643,16 +661,27 @@ fn hand_lasker_moves_with_stones_in_hand() {
 fn timing() {
     let name = std::env::var("RF_RULES").unwrap_or("standard".into());
     let starts = std::env::var("RF_STARTS").unwrap_or("3-3".into());
-    let mut sv = Solver::new(&rules(&name));
+    // "3-4": solve_start; "m3-4": solve_movement; "w3-4": the start with
+    // whole sectors (Solver::new), shared with the movement solves
+    let r = rules(&name);
+    let mut sv = Solver::new(&r);
     for st in starts.split(' ') {
         let t = std::time::Instant::now();
-        let sol = if let Some(m) = st.strip_prefix('m') {
-            let (a, b) = m.split_once('-').unwrap();
-            sv.solve_movement(a.parse().unwrap(), b.parse().unwrap())
-        } else {
-            let (a, b) = st.split_once('-').unwrap();
-            sv.solve_start(a.parse().unwrap(), b.parse().unwrap())
+        let num = |x: &str| -> (u32, u32) {
+            let (a, b) = x.split_once('-').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
         };
-        eprintln!("{name} {st}: {:?}, {} positions, in {:.1} s", sol.start_value(), sol.len(), t.elapsed().as_secs_f64());
+        let sol = if let Some(m) = st.strip_prefix('m') {
+            let (a, b) = num(m);
+            sv.solve_movement(a, b)
+        } else if let Some(m) = st.strip_prefix('w') {
+            let (a, b) = num(m);
+            sv.solve_start(a, b)
+        } else {
+            let (a, b) = num(st);
+            solve_start(&r, a, b)
+        };
+        let solved = t.elapsed().as_secs_f64();
+        eprintln!("{name} {st}: {:?} in {solved:.1} s; {} positions ({:.1} s in all)", sol.start_value(), sol.len(), t.elapsed().as_secs_f64());
     }
 }

@@ -133,7 +133,7 @@ pub fn terminal_value(rules: &RefRules, pos: &RawPos) -> Option<RefValue> {
 /// `wk` and the second `bk` stones in hand on an empty board (first player to
 /// move), and returns the value of every reachable position.
 pub fn solve_start(rules: &RefRules, wk: u32, bk: u32) -> RefSolution {
-    Solver::new(rules).solve_start(wk, bk)
+    Solver::reaching(rules, wk, bk).solve_start(wk, bk)
 }
 
 /// Solves every raw position of the movement sector s-o (both hands empty),
@@ -178,6 +178,18 @@ impl RefSolution {
             pairs,
             reached: OnceLock::new(),
         }
+    }
+
+    /// A start's solution whose reached positions are known already.
+    pub(crate) fn with_reached(
+        rules: RefRules,
+        start: RawPos,
+        sectors: Vec<(Sector, Arc<Vec<u16>>)>,
+        reached: Vec<Vec<u64>>,
+    ) -> RefSolution {
+        let sol = RefSolution::new(rules, Some(start), sectors, Some(Vec::new()));
+        sol.reached.set(reached).unwrap();
+        sol
     }
 
     /// Is position `idx` of sector number `k` in the solution?

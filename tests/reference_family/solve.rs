@@ -76,6 +76,11 @@ pub struct Solver {
     /// Wall time of each pair solved (keyed by its first sector).
     pub timings: Vec<(Sector, Duration)>,
     pub verbose: bool,
+    /// For a solver made by `reaching`: its start, and by `slot(sector)` the
+    /// positions reachable from it (a bit a position by `raw_index`). Only
+    /// those are solved; the values of the others are left undefined.
+    start: Option<RawPos>,
+    reach: Option<Vec<Option<Vec<u64>>>>,
 }
 
 /// What a look at a position in one round found.
@@ -123,7 +128,67 @@ impl Solver {
             solved_pairs: Vec::new(),
             timings: Vec::new(),
             verbose: std::env::var_os("REF_VERBOSE").is_some(),
+            start: None,
+            reach: None,
         }
+    }
+
+    /// A solver for one start (an empty board, the first player to move
+    /// with `wk` stones in hand, the second with `bk`) that solves only the
+    /// positions reachable from it: they are found first, by forward
+    /// enumeration (`reachable`). The children of a reachable position are
+    /// reachable, so these values are the same as those of a whole solve.
+    pub fn reaching(rules: &RefRules, wk: u32, bk: u32) -> Solver {
+        let mut sv = Solver::new(rules);
+        assert!(wk >= 3 && bk >= 3, "each side needs at least 3 stones");
+        assert!(wk + bk <= sv.n, "{wk}+{bk} stones do not fit the board");
+        let start = RawPos {
+            mover: 0,
+            opp: 0,
+            mover_hand: wk,
+            opp_hand: bk,
+        };
+        let pairs = sv.plan(sector_of(&start));
+        let sectors: Vec<Sector> = pairs.iter().flatten().copied().collect();
+        let bits = reachable(rules, &start, &sectors, &pairs);
+        let mut reach = vec![None; SLOT_BASE.pow(4)];
+        for (sec, b) in sectors.into_iter().zip(bits) {
+            reach[slot(sec)] = Some(b);
+        }
+        sv.start = Some(start);
+        sv.reach = Some(reach);
+        sv
+    }
+
+    /// Is position `idx` of sector `sec` one this solver solves?
+    fn wanted(&self, sec: Sector, idx: usize) -> bool {
+        match &self.reach {
+            None => true,
+            Some(r) => r[slot(sec)].as_ref().is_some_and(|b| b[idx / 64] & (1 << (idx % 64)) != 0),
+        }
+    }
+
+    /// The pairs that `sec` leads into, `sec`'s own last, children first:
+    /// the order in which `solve_sector` solves them.
+    pub fn plan(&self, sec: Sector) -> Vec<Vec<Sector>> {
+        fn visit(sv: &Solver, sec: Sector, seen: &mut HashSet<Sector>, out: &mut Vec<Vec<Sector>>) {
+            if !seen.insert(sec) {
+                return;
+            }
+            seen.insert(mirror(sec));
+            let pair = [sec, mirror(sec)];
+            for p in pair {
+                for c in sv.child_sectors(p) {
+                    if !pair.contains(&c) {
+                        visit(sv, c, seen, out);
+                    }
+                }
+            }
+            out.push(if pair[0] == pair[1] { vec![sec] } else { pair.to_vec() });
+        }
+        let mut out = Vec::new();
+        visit(self, sec, &mut HashSet::new(), &mut out);
+        out
     }
 
     pub fn is_solved(&self, sec: Sector) -> bool {
@@ -136,8 +201,10 @@ impl Solver {
         if pos.mover.count_ones() + pos.mover_hand < 3 {
             return Some(RefValue::Loss(0));
         }
-        let t = self.tables[slot(sector_of(pos))].as_ref()?;
-        Some(decode(t[raw_index(self.n, pos.mover, pos.opp)]))
+        let sec = sector_of(pos);
+        let t = self.tables[slot(sec)].as_ref()?;
+        let idx = raw_index(self.n, pos.mover, pos.opp);
+        self.wanted(sec, idx).then(|| decode(t[idx]))
     }
 
     /// Sectors that the positions of `sec` can lead into (a superset: every
@@ -171,6 +238,9 @@ impl Solver {
         assert!(s + sh >= 3, "sector {sec:?}: the game is over");
         if self.is_solved(sec) {
             return;
+        }
+        if let Some(r) = &self.reach {
+            assert!(r[slot(sec)].is_some(), "sector {sec:?} is not reached from this solver's start");
         }
         let pair = [sec, mirror(sec)];
         for p in pair {
@@ -395,13 +465,17 @@ impl Solver {
                             if !look {
                                 continue;
                             }
-                            count += 1;
                             let pos = RawPos {
                                 mover: expand(c, full & !p),
                                 opp: p,
                                 mover_hand: sh,
                                 opp_hand: oh,
                             };
+                            if n == 0 && !self.wanted(subs[k], raw_index(n_pts, pos.mover, p)) {
+                                open_c[rc] = false;
+                                continue;
+                            }
+                            count += 1;
                             let sc = self.scan(&pos, n, &pair, partner[k]);
                             witness_c[rc] = sc.witness;
                             if n == 0 {
@@ -522,6 +596,9 @@ impl Solver {
                         mover_hand: sh,
                         opp_hand: oh,
                     };
+                    if !self.wanted(sec, raw_index(self.n, pos.mover, pos.opp)) {
+                        continue;
+                    }
                     let got = self.value(&pos).unwrap();
                     let want = self.expected(&pos);
                     assert_eq!(
@@ -533,7 +610,10 @@ impl Solver {
                     );
                 }
             });
-            checked += movers.len() * minors.len();
+            checked += match &self.reach {
+                None => movers.len() * minors.len(),
+                Some(r) => r[slot(sec)].as_ref().unwrap().iter().map(|w| w.count_ones() as usize).sum(),
+            };
         }
         checked
     }
@@ -542,6 +622,7 @@ impl Solver {
     /// leads into).
     pub fn solve_movement(&mut self, s: u32, o: u32) -> RefSolution {
         assert!(s >= 3 && o >= 3, "movement sector {s}-{o}: a side below 3 stones has lost");
+        assert!(self.reach.is_none(), "a solver made by `reaching` solves one start only");
         let sec = (s, o, 0, 0);
         self.solve_sector(sec);
         RefSolution::new(self.rules, None, vec![(sec, self.tables[slot(sec)].clone().unwrap())], None)
@@ -577,6 +658,15 @@ impl Solver {
             mover_hand: wk,
             opp_hand: bk,
         };
+        if let Some(reach) = &self.reach {
+            assert_eq!(self.start, Some(start), "this solver is for another start");
+            let (sectors, bits) = self
+                .solved
+                .iter()
+                .map(|&sec| ((sec, self.tables[slot(sec)].clone().unwrap()), reach[slot(sec)].clone().unwrap()))
+                .unzip();
+            return RefSolution::with_reached(self.rules, start, sectors, bits);
+        }
         let pairs = self.closure(start_sec);
         let sectors = pairs
             .iter()
