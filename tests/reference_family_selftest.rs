@@ -486,16 +486,22 @@ fn verify_full_board_draw_and_loss() {
     }
 }
 
-// Several minutes of CPU: the whole movement phase of six with 8 stones a
-// side (35 million positions) lies below one placement before a full board.
+// Minutes of CPU: the whole game of six with 8 stones a side, the only
+// stone count that can fill the board, under both rules; also the position
+// one placement before a full board of `hand_full_six_board`, from the
+// solved tables.
 #[test]
 #[ignore]
-fn verify_full_board_draw_and_loss_one_placement_before() {
-    for fb in ["draw", "loss"] {
-        let s = solver(&format!("six,stones=8,full-board={fb}"));
-        let mut sv = lock(&s);
-        sv.solve_sector((7, 8, 1, 0));
+fn verify_full_board_whole_game() {
+    for (fb, before) in [("draw", Draw), ("loss", Win(1))] {
+        let name = format!("six,stones=8,full-board={fb}");
+        let r = rules(&name);
+        let mut sv = Solver::reaching(&r, 8, 8);
+        let sol = sv.solve_start(8, 8);
         sv.verify();
+        let p = pos(&r, "e5,e3,b4,c4,d3,c2,a1", "a5,d4,a3,b3,b2,d2,c1,e1", 1, 0);
+        assert_eq!(sol.get(&p), Some(before), "{name}");
+        eprintln!("{name}: start {:?}, {} positions", sol.start_value(), sol.len());
     }
 }
 
@@ -614,20 +620,8 @@ fn hand_full_six_board() {
         assert_eq!(value(&name, &full), full_value, "{name}");
         // The position before: its value from its one child by the game
         // equations (solving its sector takes the whole movement phase: see
-        // verify_full_board_draw_and_loss_one_placement_before).
+        // verify_full_board_whole_game).
         assert_eq!(lock(&solver(&name)).expected(&p), before, "{name}");
-    }
-}
-
-// The same, from the solved sector (several minutes of CPU, see above).
-#[test]
-#[ignore]
-fn hand_full_six_board_solved() {
-    for (fb, before) in [("draw", Draw), ("loss", Win(1))] {
-        let name = format!("six,stones=8,full-board={fb}");
-        let r = rules(&name);
-        let p = pos(&r, "e5,e3,b4,c4,d3,c2,a1", "a5,d4,a3,b3,b2,d2,c1,e1", 1, 0);
-        assert_eq!(value(&name, &p), before, "{name}");
     }
 }
 

@@ -34,7 +34,9 @@
 //!     counts allowed, at most half of the points each).
 //!   - it has no legal move (blocked): `Loss(0)`.
 //! - Placing: a player with stones in hand may place one on any empty
-//!   point. Without `lasker` it must place while it has stones in hand.
+//!   point. Without `lasker` it must place while it has stones in hand;
+//!   with `lasker` too while it has none on the board. (So a player with
+//!   stones in hand is never blocked on a board that is not full.)
 //! - Moving: a player with no stones in hand, or under `lasker=yes` a player
 //!   with stones both in hand and on the board, may move a stone instead:
 //!   slide along an edge to an empty neighbour, or fly to any empty point if
@@ -47,7 +49,10 @@
 //!   that the `removal` rule allows in the situation left by the previous
 //!   one (a first removal can break a mill and free its stones for the
 //!   second). Orders of removal that end in the same stones are just two
-//!   ways to the same child.
+//!   ways to the same child. (On these boards every neighbour of a point
+//!   lies on a mill through it, so a slide never closes two mills: two or
+//!   three removals happen only when placing, or flying with more than 3
+//!   stones, which the rules do not allow.)
 //! - `removal=standard`: a stone not in a mill, or any stone if all the
 //!   opponent's board stones are in mills. `strict`: never one in a mill; if
 //!   none is free the removal takes nothing. `lenient`: any stone. A removal
@@ -58,24 +63,44 @@
 //!   are not made (the child is `Loss(0)` for the opponent either way).
 //! - No repetition or move-count rule: a draw is a game that can go on for
 //!   ever under best play.
+//! - `stones` is the rule set's number of stones a side; `solve_start(rules,
+//!   wk, bk)` takes the two hands explicitly (as in Gévay & Danner's tables
+//!   of `wk`-`bk` starts) and does not look at `stones`. Each hand must be
+//!   at least 3 and both must fit on the board.
+//! - Positions are stored for every raw placement of the stones of a
+//!   solved sector, whether or not a game can reach it (both sides with a
+//!   mill, say); `solve_start`'s solution holds only the reachable ones.
 //!
 //! # Algorithm
 //! Sectors are solved in pairs, a sector with its mirror `(o, s, oh, sh)`,
 //! after every sector they lead into (a placement lowers the stones in hand,
 //! a removal the stones on the board; a move without removal goes to the
 //! mirror, so that is the only cycle, also under Lasker). Within a pair:
-//! synchronous value iteration over every raw position, with forward move
-//! generation only. Round n decides exactly the positions of depth n: `Win(n)`
-//! if some child is `Loss(n-1)`; `Loss(n)` if every child is a win of depth
-//! < n (`Loss(0)` for terminal losses and blocked positions); terminal draws
-//! are decided in round 0; what is undecided at the fixed point is a draw.
-//! The only work saving is an exact skip rule (see `solve::Solver::solve_pair`).
+//! synchronous value iteration over the raw positions, with forward move
+//! generation only (no unmoves, no symmetry). Round n decides exactly the
+//! positions of depth n: `Win(n)` if some child is `Loss(n-1)`; `Loss(n)` if
+//! every child is a win of depth < n (`Loss(0)` for terminal losses and
+//! blocked positions); terminal draws are decided in round 0; what is
+//! undecided at the fixed point is a draw. The only work saving is an exact
+//! rule for which undecided positions need a new look in a round (see
+//! `solve::Solver::solve_pair`): one of their children must have been decided
+//! in the round before.
 //!
-//! `solve_start` then enumerates, forwards from the start, every position
-//! reachable from it and returns those. Finished games (a side to move below
-//! 3 stones) are not stored as positions: `get` returns `None` for them, as
-//! for any position outside the solution. `terminal_value` and `children`
-//! give them.
+//! `solve_start` first enumerates, forwards from the start, every position
+//! reachable from it (`solve::reachable`), then solves only those
+//! (`Solver::reaching`): the children of a reachable position are reachable.
+//! `solve_movement` solves whole sectors (`Solver::new`). A `Solver::new`
+//! can also solve a start with whole sectors, and then works out the reached
+//! positions on first use of the solution; both must agree, and a self-test
+//! checks that they do.
+//!
+//! Finished games (a side to move below 3 stones) are not stored as
+//! positions: `get` returns `None` for them, as for any position outside the
+//! solution. `terminal_value` and `children` give them.
+//!
+//! `Solver::verify` re-derives every solved value from its children's
+//! values by the game equations (`Solver::expected`), independently of the
+//! iteration; `orbits` counts orbits under the 16 symmetries two ways.
 #![allow(dead_code)]
 
 pub mod index;
