@@ -401,6 +401,14 @@ fn verify_start(rule_set: &str, wk: u32, bk: u32) -> RefSolution {
     sol
 }
 
+/// The same with only the reached positions solved (`Solver::reaching`).
+fn verify_reached(rule_set: &str, wk: u32, bk: u32) -> RefSolution {
+    let mut sv = Solver::reaching(&rules(rule_set), wk, bk);
+    let sol = sv.solve_start(wk, bk);
+    assert_eq!(sv.verify(), sol.len());
+    sol
+}
+
 #[test]
 fn verify_standard_3_3() {
     verify_start("standard", 3, 3);
@@ -431,19 +439,19 @@ fn verify_six_3_3() {
     verify_start("six", 3, 3);
 }
 
-// About 40 s of CPU.
+// About 25 s of CPU.
 #[test]
 #[ignore]
 fn verify_five_whole_game() {
-    let sol = verify_start("five", 5, 5);
+    let sol = verify_reached("five", 5, 5);
     eprintln!("five: start {:?}, {} positions", sol.start_value(), sol.len());
 }
 
-// About 3 minutes of CPU.
+// About 1 to 2 minutes of CPU.
 #[test]
 #[ignore]
 fn verify_six_whole_game() {
-    let sol = verify_start("six", 6, 6);
+    let sol = verify_reached("six", 6, 6);
     eprintln!("six: start {:?}, {} positions", sol.start_value(), sol.len());
 }
 
@@ -486,7 +494,7 @@ fn verify_full_board_draw_and_loss() {
     }
 }
 
-// Minutes of CPU: the whole game of six with 8 stones a side, the only
+// About 4 minutes of CPU: the whole game of six with 8 stones a side, the only
 // stone count that can fill the board, under both rules; also the position
 // one placement before a full board of `hand_full_six_board`, from the
 // solved tables.
