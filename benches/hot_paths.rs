@@ -70,6 +70,7 @@ fn bench_pext(c: &mut Criterion) {
 }
 
 fn bench_moves(c: &mut Criterion) {
+    let game = morris::game::Game::standard();
     let mut g = c.benchmark_group("movegen");
     g.throughput(Throughput::Elements(N as u64));
     for name in ["3-5", "7-7"] {
@@ -79,7 +80,7 @@ fn bench_moves(c: &mut Criterion) {
                 fast!({
                     let mut n = 0u32;
                     for &(m, o) in &positions {
-                        for_each_move(m, o, |_, cm, co| n = n.wrapping_add(cm ^ co));
+                        for_each_move(game, m, o, |_, cm, co| n = n.wrapping_add(cm ^ co));
                     }
                     black_box(n)
                 })
@@ -90,7 +91,7 @@ fn bench_moves(c: &mut Criterion) {
                 fast!({
                     let mut n = 0u32;
                     for &(m, o) in &positions {
-                        for_each_unmove(m, o, |pm, po| n = n.wrapping_add(pm ^ po));
+                        for_each_unmove(game, m, o, |pm, po| n = n.wrapping_add(pm ^ po));
                     }
                     black_box(n)
                 })

@@ -9,7 +9,7 @@
 use crate::index::SubspaceIndex;
 use crate::placement::induction::solve_sector;
 use crate::sector::Sector;
-use crate::solver::{solve_unit, Progress, Solved, Stats};
+use crate::solver::{solve_unit_in, Progress, Solved, Stats};
 use crate::subspace::{Subspace, Unit};
 use crate::table::{table_path, write_table, TableError, TableFile};
 use std::collections::{BTreeSet, HashMap};
@@ -90,7 +90,8 @@ impl Reporter for crate::solver::NoProgress {}
 /// `only`, of the movement subspaces the starts reach, and every unit these depend on.
 /// [`run`] skips the ones already on disk.
 pub fn plan(opts: &Options) -> Vec<Unit> {
-    let all = Unit::all_in_order();
+    let game = opts.rules.game();
+    let all = Unit::all_in_order_up_to(opts.rules.stones);
     let mut roots: Vec<Unit> = match opts.only {
         None => all.iter().copied().filter(|u| u.total() <= opts.max_stones).collect(),
         Some(sub) => vec![sub.unit()],
@@ -101,7 +102,7 @@ pub fn plan(opts: &Options) -> Vec<Unit> {
     let mut need: BTreeSet<Unit> = BTreeSet::new();
     while let Some(u) = roots.pop() {
         if need.insert(u) {
-            roots.extend(u.dependencies().iter().map(|d| d.unit()));
+            roots.extend(u.dependencies_in(game).iter().map(|d| d.unit()));
         }
     }
     all.into_iter().filter(|u| need.contains(u)).collect()
@@ -166,7 +167,10 @@ impl Solved for Cache {
 /// with the stones: every subspace to `s + o = 8` takes seconds, the whole game about an
 /// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
-    if opts.rules != crate::Rules::STANDARD {
+    // The engine solves the movement phase of every rule set on the 24-point boards,
+    // and the placement phase of the standard rules.
+    let game = opts.rules.game();
+    if !game.is_24() || (!opts.starts.is_empty() && opts.rules != crate::Rules::STANDARD) {
         return Err(TableError::Unsolvable(opts.rules));
     }
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
@@ -194,14 +198,14 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
             }
             continue;
         }
-        for dep in unit.dependencies() {
+        for dep in unit.dependencies_in(game) {
             if !cache.0.contains_key(&dep) {
                 let t = TableFile::open(&table_path(&opts.dir, dep), dep, &opts.rules)?;
                 cache.0.insert(dep, t.read_all()?);
             }
         }
         let start = Instant::now();
-        let solved = solve_unit(unit, &cache, reporter);
+        let solved = solve_unit_in(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         for (sub, values) in solved {
             let stats = Stats::of(&SubspaceIndex::new(sub), &values);
@@ -212,7 +216,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
             cache.0.insert(sub, values);
         }
         // Keep only what a later unit will read.
-        let later: BTreeSet<Subspace> = units[pos + 1..].iter().flat_map(|u| u.dependencies()).collect();
+        let later: BTreeSet<Subspace> = units[pos + 1..].iter().flat_map(|u| u.dependencies_in(game)).collect();
         cache.0.retain(|sub, _| later.contains(sub));
     }
     drop(cache);

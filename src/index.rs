@@ -153,10 +153,10 @@ impl SubspaceIndex {
     }
 
     /// The index of all boards with `s` stones for the side to move and `o` for the
-    /// opponent, `0 <= s, o <= 9`: movement subspaces and the boards of placement
+    /// opponent, `0 <= s, o <= 12`: movement subspaces and the boards of placement
     /// sectors alike. `sub` then names the board, not necessarily a movement subspace.
     pub fn board(s: u8, o: u8) -> SubspaceIndex {
-        assert!(s <= 9 && o <= 9, "board with {s} and {o} stones");
+        assert!(s <= 12 && o <= 12 && s + o <= 24, "board with {s} and {o} stones");
         let sub = Subspace { s, o };
         let (s, o) = (s as usize, o as usize);
         let first_is_mover = Self::slots_for(s, o) <= Self::slots_for(o, s);

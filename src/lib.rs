@@ -56,6 +56,8 @@ pub mod compact;
 #[doc(hidden)]
 pub mod cpu;
 #[doc(hidden)]
+pub mod game;
+#[doc(hidden)]
 pub mod generate;
 #[doc(hidden)]
 pub mod geometry;

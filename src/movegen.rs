@@ -3,7 +3,8 @@
 //! Positions here are side-relative: `(mover, opp)`. A child is given from the point of
 //! view of its own side to move, so after a move the roles swap.
 
-use crate::geometry::{closes_mill, removable, BitIter, Bits, ADJ, FULL, NAMES};
+use crate::game::Game;
+use crate::geometry::{BitIter, Bits, NAMES};
 use std::fmt;
 
 /// The point number that stands for "no point" in [`Move`]: no `from` in a placement,
@@ -88,36 +89,45 @@ impl std::str::FromStr for Move {
 }
 
 /// Where the stone on `from` may go: adjacent empty points, or any empty point when
-/// flying (the side to move, `mover`, is down to three stones).
+/// flying (the side to move, `mover`, is down to three stones and the rules let it fly).
 #[inline(always)]
-pub fn targets(mover: Bits, from: usize, empty: Bits) -> Bits {
-    if mover.count_ones() == 3 {
+pub fn targets(g: &Game, mover: Bits, from: usize, empty: Bits) -> Bits {
+    if g.flies(mover.count_ones()) {
         empty
     } else {
-        ADJ[from] & empty
+        g.adj[from] & empty
     }
 }
 
-/// Calls `f(move, child_mover, child_opp)` for every legal movement-phase move.
-/// A child after a capture has one stone fewer for its side to move.
+/// Calls `f(move, child_mover, child_opp)` for every legal movement-phase move under
+/// the rules of `g`. A child after a capture has fewer stones for its side to move
+/// (two fewer after a double mill under `take=each`); under `removal=strict` a mill
+/// can take nothing, and its child then has as many.
 ///
 /// The child is given from its own side to move's point of view: `child_mover` is the
-/// old `opp` (less the captured stone) and `child_opp` the old `mover` after the move.
+/// old `opp` (less the removed stones) and `child_opp` the old `mover` after the move.
+/// `move.capture` is [`NONE`] when nothing was removed, else the lowest stone removed.
 /// No call at all means the side to move is blocked (see [`is_blocked`]).
 #[inline(always)]
-pub fn for_each_move(mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
-    let empty = !(mover | opp) & FULL;
-    let rem = removable(opp);
+pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
+    let empty = !(mover | opp) & g.full;
+    let rem = g.removable(opp);
     for from in BitIter(mover) {
-        for to in BitIter(targets(mover, from, empty)) {
+        for to in BitIter(targets(g, mover, from, empty)) {
             let after = mover ^ (1 << from) ^ (1 << to);
-            // A mill against an empty board removes nothing (see `removable`).
-            if closes_mill(after, to) && rem != 0 {
+            let mills = g.mills_closed(after, to);
+            // A mill that can take nothing (see `Game::removable`) is a plain move.
+            if mills == 0 || rem == 0 {
+                f(Move { from: from as u8, to: to as u8, capture: NONE }, opp, after);
+            } else if mills >= 2 && g.take_each {
+                g.for_each_removal(opp, 0, mills, |left| {
+                    let capture = (opp & !left).trailing_zeros() as u8;
+                    f(Move { from: from as u8, to: to as u8, capture }, left, after)
+                });
+            } else {
                 for r in BitIter(rem) {
                     f(Move { from: from as u8, to: to as u8, capture: r as u8 }, opp ^ (1 << r), after);
                 }
-            } else {
-                f(Move { from: from as u8, to: to as u8, capture: NONE }, opp, after);
             }
         }
     }
@@ -125,27 +135,28 @@ pub fn for_each_move(mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)
 
 /// Whether the side to move has no legal move (it cannot fly and every stone is stuck).
 #[inline]
-pub fn is_blocked(mover: Bits, opp: Bits) -> bool {
-    if mover.count_ones() == 3 {
+pub fn is_blocked(g: &Game, mover: Bits, opp: Bits) -> bool {
+    if g.flies(mover.count_ones()) {
         return false;
     }
-    let empty = !(mover | opp) & FULL;
-    BitIter(mover).all(|p| ADJ[p] & empty == 0)
+    let empty = !(mover | opp) & g.full;
+    BitIter(mover).all(|p| g.adj[p] & empty == 0)
 }
 
 /// Calls `f(parent_mover, parent_opp)` for every position that reaches `(mover, opp)`
-/// by a move without capture. The parent's side to move owns `opp` here.
+/// by a move that removed nothing. The parent's side to move owns `opp` here.
 #[inline]
-pub fn for_each_unmove(mover: Bits, opp: Bits, mut f: impl FnMut(Bits, Bits)) {
-    let empty = !(mover | opp) & FULL;
-    let flying = opp.count_ones() == 3;
+pub fn for_each_unmove(g: &Game, mover: Bits, opp: Bits, mut f: impl FnMut(Bits, Bits)) {
+    let empty = !(mover | opp) & g.full;
+    let flying = g.flies(opp.count_ones());
+    // A move onto `to` that completed a mill removed a stone of `mover`, unless the
+    // rules left none to remove (`removal=strict` with every stone in a mill).
+    let mills_remove = g.removable(mover) != 0;
     for to in BitIter(opp) {
-        // A move onto `to` that completed a mill would have captured (the opponent,
-        // here `mover`, has stones on the board in the movement phase).
-        if closes_mill(opp, to) {
+        if mills_remove && g.mills_closed(opp, to) != 0 {
             continue;
         }
-        let sources = if flying { empty } else { ADJ[to] & empty };
+        let sources = if flying { empty } else { g.adj[to] & empty };
         for from in BitIter(sources) {
             f(opp ^ (1 << to) ^ (1 << from), mover);
         }
@@ -167,7 +178,7 @@ mod tests {
         // White: a1, d1, g4 (g4 -> g1 closes a1-d1-g1). Black: a7,d7,g7 (a mill) + b4.
         let (w, b) = (set("a1,d1,g4,b6"), set("a7,d7,g7,b4"));
         let mut caps = vec![];
-        for_each_move(w, b, |m, _, _| {
+        for_each_move(Game::standard(), w, b, |m, _, _| {
             if m.capture != NONE {
                 caps.push(NAMES[m.capture as usize]);
             }
@@ -176,7 +187,7 @@ mod tests {
         // If every black stone stands in a mill, any may be taken.
         let b2 = set("a7,d7,g7");
         let mut n = 0;
-        for_each_move(w, b2, |m, _, _| n += (m.capture != NONE) as usize);
+        for_each_move(Game::standard(), w, b2, |m, _, _| n += (m.capture != NONE) as usize);
         assert_eq!(n, 3);
     }
 
@@ -185,25 +196,25 @@ mod tests {
         let w = set("a7,d7,g7");
         let b = set("a1,d1,g1,a4");
         let mut n = 0;
-        for_each_move(w, b, |_, _, _| n += 1);
+        for_each_move(Game::standard(), w, b, |_, _, _| n += 1);
         // three stones fly to any of 17 empty points; a7-d7-g7 moves never re-close that mill... count moves
         assert!(n >= 3 * 17);
         // Black a1 d1 g1 a4 g4 hemmed in: black at a7? Construct a blocked side:
         let blocked_b = set("a7,d7");
         let blockers = set("g7,d6,a4");
-        assert!(!is_blocked(blocked_b | set("a1"), blockers)); // a1 can move
+        assert!(!is_blocked(Game::standard(), blocked_b | set("a1"), blockers)); // a1 can move
         let four = set("a7,d7,g7,g4");
         let walls = set("a4,d6,g1,f4");
-        assert!(is_blocked(four, walls));
+        assert!(is_blocked(Game::standard(), four, walls));
     }
 
     #[test]
     fn unmove_is_inverse_of_move() {
         let (w, b) = (set("a1,d1,g4,b6,d2"), set("a7,d7,g7,b4,f4"));
-        for_each_move(w, b, |m, cm, co| {
+        for_each_move(Game::standard(), w, b, |m, cm, co| {
             if m.capture == NONE {
                 let mut found = false;
-                for_each_unmove(cm, co, |pm, po| found |= pm == w && po == b);
+                for_each_unmove(Game::standard(), cm, co, |pm, po| found |= pm == w && po == b);
                 assert!(found, "{m}");
             }
         });

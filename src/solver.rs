@@ -18,8 +18,9 @@
 //! counters exact under symmetry: parent orbit P reaches child orbit C by some move if
 //! and only if C's representative has an unmove into P's orbit.
 
+use crate::game::Game;
 use crate::index::{SetOrbits, SubspaceIndex};
-use crate::movegen::{for_each_move, for_each_unmove, NONE};
+use crate::movegen::{for_each_move, for_each_unmove};
 use crate::subspace::{Subspace, Unit};
 use crate::value::{enc_loss, enc_win, Value, DRAW};
 use rayon::prelude::*;
@@ -181,9 +182,17 @@ fn prefetch<T>(p: *const T) {
     };
 }
 
-/// Solves one unit. `solved` must hold every subspace in `unit.dependencies()`.
-/// Returns the value bytes of each member subspace, in `unit.members()` order.
+/// Solves one unit under the standard rules. `solved` must hold every subspace in
+/// `unit.dependencies()`. Returns the value bytes of each member subspace, in
+/// `unit.members()` order.
 pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
+    solve_unit_in(Game::standard(), unit, solved, progress)
+}
+
+/// Solves one unit under `game`'s rules (a 24-point board). `solved` must hold every
+/// subspace in `unit.dependencies_in(game)`.
+pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
+    assert!(game.is_24(), "the movement index covers the 24-point boards");
     let subs = unit.members();
     let mut members: Vec<Member> = subs
         .iter()
@@ -202,9 +211,11 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
     for j in 0..members.len() {
         let sub = members[j].index.sub;
         let target_index = members[members[j].target].index;
-        let capture_sub = sub.after_capture();
-        let capture_index = capture_sub.map(SubspaceIndex::new);
-        let capture_values: &[u8] = capture_sub.map(|c| solved.values(c)).unwrap_or(&[]);
+        // Captures by one stone (and by two under `take=each`), by stones removed.
+        let captures: Vec<Option<(SubspaceIndex, &[u8])>> =
+            (1..=2).map(|k| sub.after_removing(k).map(|c| (SubspaceIndex::new(c), solved.values(c)))).collect();
+        let captures = &captures;
+        let (full_draw, full) = (game.full_board_draw, game.full);
         let m = &mut members[j];
         let (index, value, counter) = (&m.index, &m.value, &m.counter);
         let frontier = &frontier;
@@ -221,21 +232,24 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                 let (mut n, mut any) = (0usize, false);
                 // Non-capturing children keep our opponent's stones as their mover's.
                 let prep = target_index.prepare(opp, true);
-                let (mut last_capturer, mut cap_prep) = (0 as crate::geometry::Bits, None);
+                let mut last_capturer = [0 as crate::geometry::Bits; 2];
+                let mut cap_prep = [None, None];
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
-                for_each_move(mover, opp, #[inline(always)] |mv, cm, co| {
+                for_each_move(game, mover, opp, #[inline(always)] |_, cm, co| {
                     any = true;
-                    if mv.capture == NONE {
+                    let removed = sub.o as u32 - cm.count_ones();
+                    if removed == 0 {
                         kids[n] = target_index.index_with(&prep, cm, co);
                         n += 1;
-                    } else if let Some(ci) = &capture_index {
+                    } else if let Some((ci, capture_values)) = &captures[removed as usize - 1] {
                         // Captures after one move share the capturer's stones (the child's
                         // opponent set), so their canonicalisation is prepared once per move.
-                        if co != last_capturer {
-                            last_capturer = co;
-                            cap_prep = ci.prepare(co, false);
+                        let k = removed as usize - 1;
+                        if co != last_capturer[k] {
+                            last_capturer[k] = co;
+                            cap_prep[k] = ci.prepare(co, false);
                         }
-                        match Value::decode(capture_values[ci.index_with(&cap_prep, cm, co) as usize]) {
+                        match Value::decode(capture_values[ci.index_with(&cap_prep[k], cm, co) as usize]) {
                             Value::Loss(d) => best_loss = best_loss.min(d),
                             Value::Win(d) => cap_win = cap_win.max(d),
                             Value::Draw => cap_draw = true,
@@ -250,7 +264,9 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                 counter[i].store(distinct as u8, Relaxed);
                 *cap_slot = if cap_draw { NEVER_LOSES } else { cap_win as u8 };
                 let v = if !any {
-                    Some(Value::Loss(0))
+                    // Blocked: a loss, unless the board is full and the rules call that a
+                    // draw, which no later level changes (it has no child to decide it).
+                    (!(full_draw && mover | opp == full)).then_some(Value::Loss(0))
                 } else if best_loss != u16::MAX {
                     Some(Value::Win(best_loss + 1))
                 } else if distinct == 0 && !cap_draw {
@@ -294,7 +310,7 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
                     let mut k = 0;
                     // Parents keep this position's mover as their opponent.
                     let prep = parent.index.prepare(mover, false);
-                    for_each_unmove(mover, opp, #[inline(always)] |pm, po| {
+                    for_each_unmove(game, mover, opp, #[inline(always)] |pm, po| {
                         let p = parent.index.index_with(&prep, pm, po);
                         prefetch(&parent.value[p as usize]);
                         prefetch(&parent.counter[p as usize]);

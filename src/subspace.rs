@@ -5,8 +5,10 @@ use std::str::FromStr;
 
 /// The fewest stones a side has in the movement phase: with two it has lost.
 pub const MIN_STONES: u8 = 3;
+/// The most stones a side has in any rule set of the family (Morabaraba's 12).
+pub const MAX_STONES: u8 = 12;
 /// The most stones a side has in the standard game.
-pub const MAX_STONES: u8 = 9;
+pub const STANDARD_STONES: u8 = 9;
 
 /// Movement-phase positions with `s` stones for the side to move and `o` for the opponent.
 ///
@@ -26,22 +28,28 @@ pub const MAX_STONES: u8 = 9;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Subspace {
-    /// Stones of the side to move, 3..=9.
+    /// Stones of the side to move, 3..=12.
     pub s: u8,
-    /// Stones of the opponent, 3..=9.
+    /// Stones of the opponent, 3..=12.
     pub o: u8,
 }
 
 impl Subspace {
-    /// The subspace `s-o`; `None` unless both counts are in 3..=9.
+    /// The subspace `s-o`; `None` unless both counts are in 3..=12 (the most stones of
+    /// any rule set: whether a rule set has the subspace is the rule set's to say).
     pub fn new(s: u8, o: u8) -> Option<Subspace> {
         let ok = |x: u8| (MIN_STONES..=MAX_STONES).contains(&x);
         (ok(s) && ok(o)).then_some(Subspace { s, o })
     }
 
-    /// All 49 subspaces.
+    /// All 49 subspaces of the standard game.
     pub fn all() -> impl Iterator<Item = Subspace> {
-        (MIN_STONES..=MAX_STONES).flat_map(|s| (MIN_STONES..=MAX_STONES).map(move |o| Subspace { s, o }))
+        Subspace::all_up_to(STANDARD_STONES)
+    }
+
+    /// Every subspace of a game of `max` stones a side: `(max - 2)^2` of them.
+    pub fn all_up_to(max: u8) -> impl Iterator<Item = Subspace> {
+        (MIN_STONES..=max).flat_map(move |s| (MIN_STONES..=max).map(move |o| Subspace { s, o }))
     }
 
     /// Stones on the board, `s + o`: what `--max-stones` limits.
@@ -56,7 +64,20 @@ impl Subspace {
 
     /// Where a capture goes, or `None` when it leaves the opponent with 2 stones (a win).
     pub fn after_capture(&self) -> Option<Subspace> {
-        Subspace::new(self.o - 1, self.s)
+        self.after_removing(1)
+    }
+
+    /// Where a move that removes `k` stones goes, or `None` when it leaves the
+    /// opponent with fewer than 3 (a win).
+    pub fn after_removing(&self, k: u8) -> Option<Subspace> {
+        Subspace::new(self.o.checked_sub(k)?, self.s)
+    }
+
+    /// The subspaces that the moves of this one can remove stones into under `game`'s
+    /// rules: one fewer, and two fewer under `take=each`.
+    pub fn capture_targets(&self, game: &crate::game::Game) -> Vec<Subspace> {
+        let most = if game.take_each { 2 } else { 1 };
+        (1..=most).filter_map(|k| self.after_removing(k)).collect()
     }
 
     /// The unit this subspace is solved in: `{s-o, o-s}`, smaller `s` first.
@@ -73,7 +94,7 @@ impl fmt::Display for Subspace {
 
 /// A subspace name that is not `S-O` with `3 <= S, O <= 9`; holds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid subspace '{0}': expected S-O with 3 <= S, O <= 9, e.g. 4-3")]
+#[error("invalid subspace '{0}': expected S-O with 3 <= S, O <= 12, e.g. 4-3")]
 pub struct SubspaceParseError(pub String);
 
 impl FromStr for Subspace {
@@ -109,18 +130,30 @@ impl Unit {
         self.a.total()
     }
 
-    /// Subspaces (outside the unit) that captures from this unit lead into.
+    /// Subspaces (outside the unit) that captures from this unit lead into under the
+    /// standard rules.
     pub fn dependencies(&self) -> Vec<Subspace> {
-        let mut deps: Vec<Subspace> = self.members().iter().filter_map(|m| m.after_capture()).collect();
+        self.dependencies_in(crate::game::Game::standard())
+    }
+
+    /// Subspaces (outside the unit) that captures from this unit lead into under
+    /// `game`'s rules.
+    pub fn dependencies_in(&self, game: &crate::game::Game) -> Vec<Subspace> {
+        let mut deps: Vec<Subspace> = self.members().iter().flat_map(|m| m.capture_targets(game)).collect();
         deps.sort();
         deps.dedup();
         deps
     }
 
-    /// Every unit, in an order where each unit's dependencies come first
-    /// (captures lower the stone total by one).
+    /// Every unit of the standard game, in an order where each unit's dependencies
+    /// come first (captures lower the stone total).
     pub fn all_in_order() -> Vec<Unit> {
-        let mut units: Vec<Unit> = Subspace::all().map(|s| s.unit()).collect();
+        Unit::all_in_order_up_to(STANDARD_STONES)
+    }
+
+    /// Every unit of a game of `max` stones a side, dependencies first.
+    pub fn all_in_order_up_to(max: u8) -> Vec<Unit> {
+        let mut units: Vec<Unit> = Subspace::all_up_to(max).map(|s| s.unit()).collect();
         units.sort_by_key(|u| (u.total(), u.a));
         units.dedup();
         units

@@ -107,9 +107,11 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
 fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progress: &dyn Progress) -> Result<Outcome, TableError> {
     let mut out = Outcome { results_only, ..Outcome::default() };
     let mut loaded: HashMap<Subspace, Vec<u8>> = HashMap::new();
+    let game = tb.rules().game();
     for &sub in subs {
         let mut need = vec![sub, sub.mirror()];
-        need.extend(sub.after_capture());
+        let capture_subs = sub.capture_targets(game);
+        need.extend(capture_subs.iter().copied());
         loaded.retain(|s, _| need.contains(s));
         for s in need {
             if !loaded.contains_key(&s) {
@@ -118,7 +120,10 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
         }
         let idx = SubspaceIndex::new(sub);
         let mirror = (SubspaceIndex::new(sub.mirror()), &loaded[&sub.mirror()]);
-        let capture = sub.after_capture().map(|c| (SubspaceIndex::new(c), &loaded[&c]));
+        // Children by stones removed: one, and two under `take=each`.
+        let captures: Vec<Option<(SubspaceIndex, &Vec<u8>)>> =
+            (1..=2).map(|k| sub.after_removing(k).map(|c| (SubspaceIndex::new(c), &loaded[&c]))).collect();
+        let (full_draw, full) = (game.full_board_draw, game.full);
         let values = &loaded[&sub];
         let found = Mutex::new(Vec::new());
         progress.begin(&format!("verify {sub}"), values.len() as u64);
@@ -129,7 +134,7 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                 let (mut checked, mut bad) = (0u64, 0u64);
                 let start = (c << 14) as u64;
                 // Child slots of one position: found first and prefetched, read after.
-                let mut at: Vec<(u64, bool)> = Vec::with_capacity(64);
+                let mut at: Vec<(u64, usize)> = Vec::with_capacity(64);
                 for ((i, m, o), &byte) in idx.walk(start, start + chunk.len() as u64).zip(chunk) {
                     let stored = Value::decode(byte);
                     if idx.may_be_hole(i) && idx.is_hole(i) {
@@ -139,26 +144,29 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                     let prep = mirror.0.prepare(o, true);
                     at.clear();
                     let mut wins_now = false;
-                    for_each_move(m, o, #[inline(always)] |_, cm, co| {
+                    for_each_move(game, m, o, #[inline(always)] |_, cm, co| {
+                        let removed = sub.o as usize - cm.count_ones() as usize;
                         if cm.count_ones() < 3 {
                             wins_now = true;
-                        } else if co.count_ones() == sub.s as u32 && cm.count_ones() == sub.o as u32 {
+                        } else if removed == 0 {
                             let ci = mirror.0.index_with(&prep, cm, co);
                             crate::placement::prefetch(mirror.1.as_ptr().wrapping_add(ci as usize));
-                            at.push((ci, false));
+                            at.push((ci, 0));
                         } else {
-                            let (cx, cv) = capture.expect("a capture leads to a solved subspace");
+                            let (cx, cv) = captures[removed - 1].expect("a capture leads to a solved subspace");
                             let ci = cx.index(cm, co);
                             crate::placement::prefetch(cv.as_ptr().wrapping_add(ci as usize));
-                            at.push((ci, true));
+                            at.push((ci, removed));
                         }
                     });
                     let expected = if wins_now {
                         Value::Win(1)
+                    } else if at.is_empty() && full_draw && m | o == full {
+                        Value::Draw
                     } else {
                         let mut best: Option<Value> = None;
-                        for &(ci, cap) in &at {
-                            let cv = if cap { capture.expect("capture table").1 } else { mirror.1 };
+                        for &(ci, removed) in &at {
+                            let cv = if removed > 0 { captures[removed - 1].expect("capture table").1 } else { mirror.1 };
                             let v = Value::decode(cv[ci as usize]).parent();
                             if best.is_none_or(|b| v.goodness() > b.goodness()) {
                                 best = Some(v);

@@ -3,7 +3,20 @@
 
 use morris::geometry::{point_by_name, Bits, BitIter, NAMES};
 use morris::index::SubspaceIndex;
+use morris::game::Game;
 use morris::movegen::{for_each_move, for_each_unmove, is_blocked, NONE};
+
+/// Rule sets whose movement phase the engine solves: every option on the 24-point boards.
+const RULE_SETS: [&str; 8] = [
+    "standard",
+    "morabaraba",
+    "twelve",
+    "standard,removal=strict",
+    "standard,removal=lenient",
+    "standard,take=each",
+    "standard,flying=none",
+    "morabaraba,take=each,removal=strict",
+];
 use morris::symmetry;
 use morris::Subspace;
 use proptest::prelude::*;
@@ -62,25 +75,27 @@ proptest! {
         }
     }
 
-    /// Every move has the matching unmove and every unmove the matching move, modulo symmetry.
+    /// Every move has the matching unmove and every unmove the matching move, modulo
+    /// symmetry, under every rule set of the 24-point boards (the options change both).
     #[test]
-    fn moves_and_unmoves_are_dual((sub, m, o) in any_position()) {
+    fn moves_and_unmoves_are_dual((sub, m, o) in any_position(), rules in 0usize..RULE_SETS.len()) {
+        let game = RULE_SETS[rules].parse::<morris::Rules>().unwrap().game();
         let idx = SubspaceIndex::new(sub);
         let child_idx = SubspaceIndex::new(sub.mirror());
         let me = idx.index(m, o);
         let mut children = vec![];
-        for_each_move(m, o, |mv, cm, co| if mv.capture == NONE { children.push(child_idx.index(cm, co)) });
+        for_each_move(game, m, o, |mv, cm, co| if mv.capture == NONE { children.push(child_idx.index(cm, co)) });
         for &c in &children {
             let (cm, co) = child_idx.unindex(c);
             let mut found = false;
-            for_each_unmove(cm, co, |pm, po| found |= idx.index(pm, po) == me);
+            for_each_unmove(game, cm, co, |pm, po| found |= idx.index(pm, po) == me);
             prop_assert!(found, "child slot {} does not list its parent", c);
         }
         // Conversely, the parents of this position (as a child) reach it by a move.
         let parent_idx = child_idx;
-        for_each_unmove(m, o, |pm, po| {
+        for_each_unmove(game, m, o, |pm, po| {
             let mut found = false;
-            for_each_move(pm, po, |mv, cm, co| found |= mv.capture == NONE && idx.index(cm, co) == me);
+            for_each_move(game, pm, po, |mv, cm, co| found |= mv.capture == NONE && idx.index(cm, co) == me);
             assert!(found, "unmove parent does not reach its child");
             let _ = parent_idx.index(pm, po);
         });
@@ -89,12 +104,12 @@ proptest! {
     #[test]
     fn move_generator_matches_plain_rules((_sub, m, o) in any_position()) {
         let mut fast = vec![];
-        for_each_move(m, o, |mv, cm, co| fast.push((mv.from, mv.to, mv.capture, cm, co)));
+        for_each_move(Game::standard(), m, o, |mv, cm, co| fast.push((mv.from, mv.to, mv.capture, cm, co)));
         fast.sort();
         let mut plain = plain_moves(m, o);
         plain.sort();
         prop_assert_eq!(&fast, &plain);
-        prop_assert_eq!(is_blocked(m, o), plain.is_empty());
+        prop_assert_eq!(is_blocked(Game::standard(), m, o), plain.is_empty());
     }
 }
 

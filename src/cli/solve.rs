@@ -63,14 +63,17 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
-    // Before any output: the engine solves the standard rules so far.
-    if *rules != Rules::STANDARD {
+    // Before any output: the engine solves the placement phase of the standard rules,
+    // and the movement phase of the 24-point boards, so far.
+    let placement = args.all || !args.start.is_empty();
+    if rules.board == morris::rules::Board::Six || (*rules != Rules::STANDARD && placement) {
         return Err(morris::TableError::Unsolvable(*rules).into());
     }
     let default_scope = !args.all && args.max_stones.is_none() && args.start.is_empty() && args.only.is_none();
+    let default_scope_starts = if *rules == Rules::STANDARD { vec![(3, 3), (3, 4), (4, 3), (4, 4)] } else { vec![] };
     let starts = match (args.all, default_scope) {
         (true, _) => vec![(9, 9)],
-        (false, true) => vec![(3, 3), (3, 4), (4, 3), (4, 4)],
+        (false, true) => default_scope_starts,
         (false, false) => args.start,
     };
     let max_stones = match (args.all, args.max_stones) {

@@ -244,7 +244,7 @@ impl Ply {
 #[inline(always)]
 pub(crate) fn for_each_ply_move(ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move(mover, opp, #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move(crate::game::Game::standard(), mover, opp, #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
         return;
     }
     let empty = !(mover | opp) & FULL;
@@ -290,7 +290,7 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
     let (m, o) = (root.mover(), root.opponent());
     let mut moves = Vec::new();
     if m.count_ones() >= 3 {
-        for_each_move(m, o, |mv, cm, co| {
+        for_each_move(crate::game::Game::standard(), m, o, |mv, cm, co| {
             moves.push(MoveInfo { mv, child: Position::movement(root.to_move.other(), cm, co), value: tables.value(cm, co).parent() })
         });
     }

@@ -1,0 +1,247 @@
+//! A rule set made ready for the hot loops: the board's adjacency and mills as fixed
+//! arrays, and every option as a plain field.
+//!
+//! [`Rules`] is what a user names and a table records; a [`Game`] is what move
+//! generation reads, built once per rule set and shared (`Rules::game`). The
+//! standard game's tables equal the constants of `geometry` (tested), so the engine
+//! reads the same numbers through either, and one code path serves every rule set:
+//! the options cost a well-predicted branch each, not a second copy of the loops.
+
+use crate::geometry::{BitIter, Bits};
+use crate::rules::{Board, Flying, FullBoard, Removal, Rules, Take};
+use std::sync::{Mutex, OnceLock};
+
+/// The most points of any board of the family.
+pub const MAX_POINTS: usize = 24;
+
+/// One rule set's board and options, laid out for move generation.
+#[derive(Debug)]
+pub struct Game {
+    /// The rule set these tables were built from.
+    pub rules: Rules,
+    /// Points of the board (24 or 16).
+    pub points: usize,
+    /// Every point: the bits a valid bitboard may use.
+    pub full: Bits,
+    /// Neighbours of each point (unused entries 0).
+    pub adj: [Bits; MAX_POINTS],
+    /// The mills through each point, at most 3 (a corner of `nine-diagonal`); unused
+    /// entries are 0 and never match (a mill is a non-empty set).
+    pub point_mills: [[Bits; 3]; MAX_POINTS],
+    /// Every mill.
+    pub mills: Vec<Bits>,
+    /// Whether a player with exactly 3 stones (board plus hand) flies.
+    pub flying: bool,
+    /// Which stone a mill removes.
+    pub removal: Removal,
+    /// Whether a double mill removes two stones.
+    pub take_each: bool,
+    /// Whether a full board is a draw (else the side to move, blocked, loses).
+    pub full_board_draw: bool,
+}
+
+impl Game {
+    fn build(rules: Rules) -> Game {
+        let geo = rules.board.geometry();
+        let mut adj = [0; MAX_POINTS];
+        adj[..geo.points].copy_from_slice(&geo.adj);
+        let mut point_mills = [[0; 3]; MAX_POINTS];
+        for p in 0..geo.points {
+            let through: Vec<Bits> = geo.mills.iter().copied().filter(|m| m >> p & 1 != 0).collect();
+            assert!(through.len() <= 3, "at most three mills through a point");
+            point_mills[p][..through.len()].copy_from_slice(&through);
+        }
+        Game {
+            rules,
+            points: geo.points,
+            full: ((1u64 << geo.points) - 1) as Bits,
+            adj,
+            point_mills,
+            mills: geo.mills.clone(),
+            flying: rules.flying == Flying::Three,
+            removal: rules.removal,
+            take_each: rules.take == Take::Each,
+            full_board_draw: rules.full_board == FullBoard::Draw,
+        }
+    }
+
+    /// The standard game's tables, built once.
+    pub fn standard() -> &'static Game {
+        static G: OnceLock<Game> = OnceLock::new();
+        G.get_or_init(|| Game::build(Rules::STANDARD))
+    }
+
+    /// The tables of `rules`, built once per rule set and kept for the process.
+    pub fn of(rules: Rules) -> &'static Game {
+        if rules == Rules::STANDARD {
+            return Game::standard();
+        }
+        static BUILT: Mutex<Vec<&'static Game>> = Mutex::new(Vec::new());
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = built.iter().find(|g| g.rules == rules) {
+            return g;
+        }
+        let g: &'static Game = Box::leak(Box::new(Game::build(rules)));
+        built.push(g);
+        g
+    }
+
+    /// Whether the board is the 24-point one (with or without diagonals), which the
+    /// movement index covers.
+    pub fn is_24(&self) -> bool {
+        self.rules.board != Board::Six
+    }
+
+    /// How many mills the stones `own` (which include `p`) complete through `p`.
+    #[inline(always)]
+    pub fn mills_closed(&self, own: Bits, p: usize) -> u32 {
+        let [a, b, c] = self.point_mills[p];
+        (own & a == a && a != 0) as u32 + (own & b == b && b != 0) as u32 + (own & c == c && c != 0) as u32
+    }
+
+    /// The stones of `own` that stand in at least one complete mill.
+    #[inline]
+    pub fn stones_in_mills(&self, own: Bits) -> Bits {
+        let mut out = 0;
+        for &m in &self.mills {
+            if own & m == m {
+                out |= m;
+            }
+        }
+        out
+    }
+
+    /// The opponent stones that one removal may take, under the removal rule; empty
+    /// when it takes nothing (no stone on the board, or `strict` with every stone in a
+    /// mill): such a mill is still a legal move.
+    #[inline]
+    pub fn removable(&self, opp: Bits) -> Bits {
+        match self.removal {
+            Removal::Lenient => opp,
+            Removal::Standard => {
+                let free = opp & !self.stones_in_mills(opp);
+                if free == 0 {
+                    opp
+                } else {
+                    free
+                }
+            }
+            Removal::Strict => opp & !self.stones_in_mills(opp),
+        }
+    }
+
+    /// Whether a side with `stones` left (board plus hand) flies.
+    #[inline(always)]
+    pub fn flies(&self, stones: u32) -> bool {
+        self.flying && stones == 3
+    }
+
+    /// Calls `f(opp_after)` for every way the removals of one ply can leave the
+    /// opponent's stones `opp`, after a move that closed `mills` mills (at least one).
+    /// `take=each` removes one stone per mill, one after the other, each chosen under
+    /// the removal rule in the position the previous one left; removals stop once the
+    /// opponent has fewer than 3 stones (`hand` counts its stones in hand), as the game
+    /// is over. Different orders that end alike are reported once each way; callers
+    /// that count children deduplicate by slot.
+    #[inline]
+    pub fn for_each_removal(&self, opp: Bits, hand: u32, mills: u32, mut f: impl FnMut(Bits)) {
+        let first = self.removable(opp);
+        if first == 0 {
+            f(opp);
+            return;
+        }
+        let more = self.take_each && mills >= 2;
+        for r in BitIter(first) {
+            let left = opp ^ (1 << r);
+            if !more || left.count_ones() + hand < 3 {
+                f(left);
+                continue;
+            }
+            // A second (and, at a corner of `nine-diagonal`, a third) removal.
+            self.remove_more(left, hand, mills - 1, &mut f);
+        }
+    }
+
+    fn remove_more(&self, opp: Bits, hand: u32, left_to_take: u32, f: &mut impl FnMut(Bits)) {
+        let next = self.removable(opp);
+        if next == 0 || left_to_take == 0 {
+            f(opp);
+            return;
+        }
+        for r in BitIter(next) {
+            let left = opp ^ (1 << r);
+            if left_to_take == 1 || left.count_ones() + hand < 3 {
+                f(left);
+            } else {
+                self.remove_more(left, hand, left_to_take - 1, f);
+            }
+        }
+    }
+}
+
+impl Rules {
+    /// The move-generation tables of this rule set (built once per process).
+    pub fn game(&self) -> &'static Game {
+        Game::of(*self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::geometry::{ADJ, FULL, POINTS, POINT_MILLS};
+
+    #[test]
+    fn the_standard_game_is_the_engines_constants() {
+        let g = Game::standard();
+        assert_eq!(g.full, FULL);
+        assert_eq!(&g.adj[..POINTS], &ADJ[..]);
+        for p in 0..POINTS {
+            let mut mine: Vec<Bits> = g.point_mills[p].iter().copied().filter(|&m| m != 0).collect();
+            let mut theirs = POINT_MILLS[p].to_vec();
+            mine.sort();
+            theirs.sort();
+            assert_eq!(mine, theirs, "point {p}");
+        }
+        for x in [0u32, 0b111, 0xff_0000, 0x12_3456 & FULL] {
+            assert_eq!(g.removable(x), crate::geometry::removable(x));
+        }
+    }
+
+    #[test]
+    fn a_corner_of_the_diagonal_board_lies_on_three_mills() {
+        let r: Rules = "morabaraba".parse().unwrap();
+        let g = r.game();
+        let counts: Vec<usize> = (0..24).map(|p| g.point_mills[p].iter().filter(|&&m| m != 0).count()).collect();
+        assert_eq!(counts.iter().filter(|&&c| c == 3).count(), 12, "every corner");
+        assert_eq!(counts.iter().filter(|&&c| c == 2).count(), 12, "every midpoint");
+    }
+
+    #[test]
+    fn take_each_removes_one_stone_per_mill() {
+        let r: Rules = "standard,take=each".parse().unwrap();
+        let g = r.game();
+        let opp = 0b1111 << 8;
+        let mut outs = vec![];
+        g.for_each_removal(opp, 0, 2, |o| outs.push(o));
+        assert!(outs.iter().all(|o| o.count_ones() == 2), "two removed, or the game ends at two");
+        let mut outs = vec![];
+        g.for_each_removal(opp | 1 << 20, 0, 2, |o| outs.push(o));
+        assert!(outs.iter().all(|o| o.count_ones() == 3));
+        let mut one = vec![];
+        g.for_each_removal(opp | 1 << 20, 0, 1, |o| one.push(o));
+        assert!(one.iter().all(|o| o.count_ones() == 4));
+    }
+
+    #[test]
+    fn strict_removal_can_take_nothing() {
+        let r: Rules = "standard,removal=strict".parse().unwrap();
+        let g = r.game();
+        let mill = g.mills[0];
+        assert_eq!(g.removable(mill), 0);
+        let mut outs = vec![];
+        g.for_each_removal(mill, 0, 1, |o| outs.push(o));
+        assert_eq!(outs, vec![mill]);
+        assert_eq!(Game::standard().removable(mill), mill);
+    }
+}
