@@ -209,6 +209,21 @@ mod tests {
     }
 
     #[test]
+    fn a_strict_mill_that_takes_nothing_stays_in_the_unit() {
+        let strict = "standard,removal=strict".parse::<crate::Rules>().unwrap();
+        let (w, b) = (set("a1,d1,g4,b6"), set("a7,d7,g7"));
+        let (child_mover, child_opp) = (b, set("a1,d1,g1,b6"));
+        for (game, takes) in [(strict.game(), false), (Game::standard(), true)] {
+            let mut plain = false;
+            for_each_move(game, w, b, |m, cm, co| plain |= m.to as usize == point_by_name("g1").unwrap() && (cm, co) == (child_mover, child_opp));
+            assert_eq!(plain, !takes, "g4-g1 closes a mill; only the standard rule removes a stone of Black's mill");
+            let mut parent = false;
+            for_each_unmove(game, child_mover, child_opp, |pm, po| parent |= (pm, po) == (w, b));
+            assert_eq!(parent, !takes, "the unmove lists the parent exactly when the move removed nothing");
+        }
+    }
+
+    #[test]
     fn unmove_is_inverse_of_move() {
         let (w, b) = (set("a1,d1,g4,b6,d2"), set("a7,d7,g7,b4,f4"));
         for_each_move(Game::standard(), w, b, |m, cm, co| {
