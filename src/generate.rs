@@ -7,7 +7,7 @@
 //! keeps every complete table and solves only what is missing or damaged.
 
 use crate::index::SubspaceIndex;
-use crate::placement::induction::solve_sector;
+use crate::placement::induction::solve_sector_in;
 use crate::sector::Sector;
 use crate::solver::{solve_unit_in, Progress, Solved, Stats};
 use crate::subspace::{Subspace, Unit};
@@ -110,8 +110,9 @@ pub fn plan(opts: &Options) -> Vec<Unit> {
 
 /// Every sector the starts of `opts` reach, if it names any.
 fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
+    let game = opts.rules.game();
     let sets: Vec<BTreeSet<Sector>> =
-        opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(Sector::reachable).collect();
+        opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(|s| Sector::reachable_in(s, game)).collect();
     (!sets.is_empty()).then(|| sets.into_iter().flatten().collect())
 }
 
@@ -119,7 +120,7 @@ fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
 pub fn plan_sectors(opts: &Options) -> Result<Vec<Sector>, TableError> {
     match start_sectors(opts) {
         None => Ok(vec![]),
-        Some(set) => Sector::solve_order(&set).map_err(TableError::from),
+        Some(set) => Sector::solve_order_in(&set, opts.rules.game()).map_err(TableError::from),
     }
 }
 
@@ -167,10 +168,10 @@ impl Solved for Cache {
 /// with the stones: every subspace to `s + o = 8` takes seconds, the whole game about an
 /// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
-    // The engine solves the movement phase of every rule set on the 24-point boards,
-    // and the placement phase of the standard rules.
+    // The engine solves every rule set on the 24-point boards, the placement phase of
+    // Lasker's (whose sectors with stones in hand have cycles) not yet.
     let game = opts.rules.game();
-    if !game.is_24() || (!opts.starts.is_empty() && opts.rules != crate::Rules::STANDARD) {
+    if !game.is_24() || (!opts.starts.is_empty() && opts.rules.lasker) {
         return Err(TableError::Unsolvable(opts.rules));
     }
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
@@ -246,6 +247,7 @@ impl crate::placement::induction::SectorTables for SectorCache {
 /// Solves the placement sectors of `opts.starts`, children first.
 fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
     let order = plan_sectors(opts)?;
+    let game = opts.rules.game();
     let mut cache = SectorCache(HashMap::new());
     let mut reports = Vec::new();
     for (pos, &sector) in order.iter().enumerate() {
@@ -261,7 +263,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
             Err(e) if resolvable(&e) => {}
             Err(e) => return Err(e),
         }
-        let children = sector.children();
+        let children = sector.children_in(game);
         for &child in &children {
             if !cache.0.contains_key(&child) {
                 let t = TableFile::open(&table_path(&opts.dir, child), child, &opts.rules)?;
@@ -269,7 +271,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
             }
         }
         let start = Instant::now();
-        let values = solve_sector(sector, &cache, reporter);
+        let values = solve_sector_in(game, sector, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         let stats = Stats::of(&sector.index(), &values);
         let file_bytes = write_table(&opts.dir, &opts.rules, sector, &values, &stats)?;
@@ -278,7 +280,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         reports.push(r);
         cache.0.insert(sector, values);
         // Keep what later sectors read, nearest use first, within the budget.
-        let next_use = |s: &Sector| order[pos + 1..].iter().position(|later| later.children().contains(s));
+        let next_use = |s: &Sector| order[pos + 1..].iter().position(|later| later.children_in(game).contains(s));
         cache.0.retain(|s, _| next_use(s).is_some());
         let mut kept: Vec<(usize, Sector, usize)> = cache.0.iter().map(|(s, v)| (next_use(s).unwrap_or(usize::MAX), *s, v.len())).collect();
         kept.sort();

@@ -243,7 +243,7 @@ impl Position {
         let ply = Ply { white_hand: self.white_hand, black_hand: self.black_hand, to_move: self.to_move };
         let next = ply.next();
         let mut out = Vec::new();
-        for_each_ply_move(ply, self.mover(), self.opponent(), |mv, after, opp_after| {
+        for_each_ply_move(crate::game::Game::standard(), ply, self.mover(), self.opponent(), |mv, after, opp_after| {
             let (white, black) = ply.colours(after, opp_after);
             out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move }));
         });

@@ -21,8 +21,9 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::str::FromStr;
 
-/// The most stones a side has in the standard game.
-pub const STONES: u8 = 9;
+/// The most stones a side has in any rule set of the family (Morabaraba's 12); the
+/// standard game's 9 is `Rules::STANDARD.stones`.
+pub const STONES: u8 = 12;
 
 /// The positions with `s` stones on the board and `sh` in hand for the side to move,
 /// `o` and `oh` for the opponent: one table file, named by the sector (`S-O` or
@@ -30,7 +31,7 @@ pub const STONES: u8 = 9;
 ///
 /// Build one with [`Sector::new`] or by parsing, which refuse sectors where the game is
 /// already over. A sector built field by field is not checked, and one with a count
-/// above 9 makes [`Tablebase::table`](crate::probe::Tablebase::table) panic.
+/// above 12 makes [`Tablebase::table`](crate::probe::Tablebase::table) panic.
 ///
 /// # Examples
 ///
@@ -72,7 +73,7 @@ impl From<Subspace> for Sector {
 }
 
 impl Sector {
-    /// A sector in which the game is not over: each side has at most 9 stones and at
+    /// A sector in which the game is not over: each side has at most 12 stones and at
     /// least 3 on the board and in hand; a movement sector needs 3 on the board each.
     pub fn new(s: u8, o: u8, sh: u8, oh: u8) -> Option<Sector> {
         let sec = Sector { s, o, sh, oh };
@@ -117,11 +118,17 @@ impl Sector {
     /// Where a capture leads: `None` when the opponent has no stone on the board or
     /// when the capture leaves it with 2 stones in all, which wins at once.
     pub fn after_capture(&self) -> Option<Sector> {
+        self.after_removing(1)
+    }
+
+    /// Where a move that removes `k` stones leads: `None` when the opponent has fewer
+    /// than `k` stones on the board or is left with fewer than 3 in all (a win).
+    pub fn after_removing(&self, k: u8) -> Option<Sector> {
         let next = self.after_move();
-        if self.o == 0 {
+        if self.o < k || k == 0 {
             return None;
         }
-        Sector::new(next.s - 1, next.o, next.sh, next.oh)
+        Sector::new(next.s - k, next.o, next.sh, next.oh)
     }
 
     /// The sectors this one's moves lead into (those that are not already over).
@@ -132,28 +139,42 @@ impl Sector {
     /// standard game (498 with the movement ones) these tables reproduce. The extra
     /// sectors are small, and their tables are simply never read by a real game.
     pub fn children(&self) -> Vec<Sector> {
+        self.children_in(crate::game::Game::standard())
+    }
+
+    /// The sectors this one's moves lead into under `game`'s rules: under `take=each`
+    /// a double mill removes two stones, a second capture edge.
+    pub fn children_in(&self, game: &crate::game::Game) -> Vec<Sector> {
         let mut out = vec![];
         let plain = self.after_move();
         if Sector::new(plain.s, plain.o, plain.sh, plain.oh).is_some() {
             out.push(plain);
         }
         out.extend(self.after_capture());
+        if game.take_each {
+            out.extend(self.after_removing(2));
+        }
         out
     }
 
     /// The empty board of a game where White places `wk` and Black `bk` stones, White to
-    /// move; `start(9, 9)` is the standard game. `None` unless both are in 3..=9.
+    /// move; `start(9, 9)` is the standard game. `None` unless both are in 3..=12.
     pub fn start(wk: u8, bk: u8) -> Option<Sector> {
         Sector::new(0, 0, wk, bk)
     }
 
     /// Every sector reachable from `root` in the sector graph, `root` included.
     pub fn reachable(root: Sector) -> BTreeSet<Sector> {
+        Sector::reachable_in(root, crate::game::Game::standard())
+    }
+
+    /// Every sector reachable from `root` under `game`'s rules, `root` included.
+    pub fn reachable_in(root: Sector, game: &crate::game::Game) -> BTreeSet<Sector> {
         let mut seen = BTreeSet::new();
         let mut stack = vec![root];
         while let Some(x) = stack.pop() {
             if seen.insert(x) && !x.is_movement() {
-                stack.extend(x.children());
+                stack.extend(x.children_in(game));
             }
         }
         seen
@@ -162,6 +183,11 @@ impl Sector {
     /// The sectors of `set` that are not movement subspaces, children before parents.
     /// Fails, naming a sector on the cycle, if the graph restricted to `set` has one.
     pub fn solve_order(set: &BTreeSet<Sector>) -> Result<Vec<Sector>, CycleError> {
+        Sector::solve_order_in(set, crate::game::Game::standard())
+    }
+
+    /// [`Sector::solve_order`] under `game`'s rules.
+    pub fn solve_order_in(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Sector>, CycleError> {
         // Depth-first post-order with an explicit stack; colour 1 = on the stack.
         let mut state: HashMap<Sector, u8> = HashMap::new();
         let mut order = vec![];
@@ -172,7 +198,7 @@ impl Sector {
             let mut stack = vec![(root, 0usize)];
             state.insert(root, 1);
             while let Some((node, next)) = stack.pop() {
-                let kids: Vec<Sector> = node.children().into_iter().filter(|c| !c.is_movement() && set.contains(c)).collect();
+                let kids: Vec<Sector> = node.children_in(game).into_iter().filter(|c| !c.is_movement() && set.contains(c)).collect();
                 if next < kids.len() {
                     stack.push((node, next + 1));
                     let c = kids[next];
@@ -197,7 +223,7 @@ impl Sector {
         let mut sorted = order.clone();
         sorted.sort_by_key(key);
         let pos: HashMap<Sector, usize> = sorted.iter().enumerate().map(|(i, &x)| (x, i)).collect();
-        if sorted.iter().all(|x| x.children().iter().all(|c| pos.get(c).is_none_or(|&j| j < pos[x]))) {
+        if sorted.iter().all(|x| x.children_in(game).iter().all(|c| pos.get(c).is_none_or(|&j| j < pos[x]))) {
             Ok(sorted)
         } else {
             Ok(order)
@@ -222,7 +248,7 @@ impl fmt::Display for Sector {
 
 /// A sector name that is not `S-O` or `S-O-SH-OH` of a sector of the game; holds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid sector '{0}': expected S-O (a movement subspace, 3 <= S, O <= 9) or S-O-SH-OH (stones on the board and in hand of the side to move and of the opponent, at most 9 and at least 3 a side)")]
+#[error("invalid sector '{0}': expected S-O (a movement subspace, 3 <= S, O <= 12) or S-O-SH-OH (stones on the board and in hand of the side to move and of the opponent, at most 12 and at least 3 a side)")]
 pub struct SectorParseError(pub String);
 
 /// The sector graph restricted to a set of sectors has a cycle: no order solves each

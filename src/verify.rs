@@ -260,7 +260,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, results_o
                 let prep = plain.and_then(|k| children[k].1.prepare(o, true));
                 at.clear();
                 let mut wins_now = false;
-                for_each_ply_move(ply, m, o, #[inline(always)] |mv, after, opp_after| {
+                for_each_ply_move(crate::game::Game::standard(), ply, m, o, #[inline(always)] |mv, after, opp_after| {
                     // The child, from its own side to move's point of view, found by
                     // its stone counts rather than assumed from the sector graph.
                     let (cs, co) = (opp_after.count_ones() as u8, after.count_ones() as u8);

@@ -63,21 +63,21 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
-    // Before any output: the engine solves the placement phase of the standard rules,
-    // and the movement phase of the 24-point boards, so far.
+    // Before any output: the engine solves the 24-point boards, the placement phase of
+    // Lasker's rules not yet.
     let placement = args.all || !args.start.is_empty();
-    if rules.board == morris::rules::Board::Six || (*rules != Rules::STANDARD && placement) {
+    if rules.board == morris::rules::Board::Six || (rules.lasker && placement) {
         return Err(morris::TableError::Unsolvable(*rules).into());
     }
     let default_scope = !args.all && args.max_stones.is_none() && args.start.is_empty() && args.only.is_none();
-    let default_scope_starts = if *rules == Rules::STANDARD { vec![(3, 3), (3, 4), (4, 3), (4, 4)] } else { vec![] };
+    let default_scope_starts = if !rules.lasker { vec![(3, 3), (3, 4), (4, 3), (4, 4)] } else { vec![] };
     let starts = match (args.all, default_scope) {
-        (true, _) => vec![(9, 9)],
+        (true, _) => vec![(rules.stones, rules.stones)],
         (false, true) => default_scope_starts,
         (false, false) => args.start,
     };
     let max_stones = match (args.all, args.max_stones) {
-        (true, _) => 18,
+        (true, _) => 2 * rules.stones,
         (false, Some(n)) => n,
         (false, None) if !starts.is_empty() && !default_scope => 0,
         (false, None) => 8,

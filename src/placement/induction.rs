@@ -11,6 +11,7 @@
 //! two agree on every rule by construction and tests compare their values.
 
 use super::{for_each_ply_move, prefetch, Ply};
+use crate::game::Game;
 use crate::geometry::Bits;
 use crate::index::SubspaceIndex;
 use crate::movegen::NONE;
@@ -34,8 +35,10 @@ impl SectorTables for HashMap<Sector, Vec<u8>> {
 }
 
 const CHUNK: usize = 1 << 14;
-/// More than the most moves a position has (24 placements, each with up to 9 captures).
-const MAX_CHILDREN: usize = 256;
+/// More than the most moves a position has: at most 24 - o empty points, each with up
+/// to o captures, or o(o - 1) ordered pairs after a double mill under `take=each`;
+/// with o <= 12 that is at most 12 * 12 * 11 = 1,584.
+const MAX_CHILDREN: usize = 4096;
 const CAPTURE: u64 = 1 << 63;
 
 /// One child table: its index and its values.
@@ -44,20 +47,30 @@ struct Target<'a> {
     values: &'a [u8],
 }
 
-/// Solves a sector with stones in hand (at least one side's hand not empty).
+/// Solves a sector with stones in hand (at least one side's hand not empty) under the
+/// standard rules.
 pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<u8> {
+    solve_sector_in(Game::standard(), sector, tables, progress)
+}
+
+/// Solves a sector with stones in hand under `game`'s rules (not `lasker`, whose
+/// sectors with stones in hand have cycles). `tables` holds `sector.children_in(game)`.
+pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<u8> {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
+    assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");
     let idx = sector.index();
     let plain = sector.after_move();
     let plain = Target { index: plain.index(), values: tables.values(plain) };
-    let capture = sector.after_capture().map(|c| Target { index: c.index(), values: tables.values(c) });
+    // Children by stones removed: one, and two under `take=each`.
+    let captures: [Option<Target>; 2] =
+        [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index(), values: tables.values(c) }) } else { None });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
     out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| crate::cpu::fast!({
         let start = (c * CHUNK) as u64;
         let mut at = [0u64; MAX_CHILDREN];
         for ((_, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
-            *slot = value_of(sector, m, o, &plain, capture.as_ref(), &mut at);
+            *slot = value_of(game, sector, m, o, &plain, &captures, &mut at);
         }
         progress.advance(chunk.len() as u64);
     }));
@@ -66,21 +79,22 @@ pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Pr
 
 /// The value byte of the position `(mover, opp)` of `sector`.
 #[inline(always)]
-fn value_of(sector: Sector, mover: Bits, opp: Bits, plain: &Target, capture: Option<&Target>, at: &mut [u64; MAX_CHILDREN]) -> u8 {
+fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target, captures: &[Option<Target>; 2], at: &mut [u64; MAX_CHILDREN]) -> u8 {
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // Every non-capturing child has the same side to move, the current opponent.
     let prep = plain.index.prepare(opp, true);
     let (mut n, mut wins_now) = (0usize, false);
-    for_each_ply_move(ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
+    for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
+        let removed = (opp.count_ones() - opp_after.count_ones()) as u64;
         if mv.capture == NONE {
             let i = plain.index.index_with(&prep, opp_after, after);
             prefetch(plain.values.as_ptr().wrapping_add(i as usize));
             at[n] = i;
             n += 1;
-        } else if let Some(t) = capture {
+        } else if let Some(t) = &captures[removed as usize - 1] {
             let i = t.index.index(opp_after, after);
             prefetch(t.values.as_ptr().wrapping_add(i as usize));
-            at[n] = i | CAPTURE;
+            at[n] = i | CAPTURE | (removed - 1) << 62;
             n += 1;
         } else {
             wins_now = true;
@@ -91,7 +105,11 @@ fn value_of(sector: Sector, mover: Bits, opp: Bits, plain: &Target, capture: Opt
     }
     let mut best: Option<Value> = None;
     for &a in &at[..n] {
-        let byte = if a & CAPTURE == 0 { plain.values[a as usize] } else { capture.expect("capture table").values[(a & !CAPTURE) as usize] };
+        let byte = if a & CAPTURE == 0 {
+            plain.values[a as usize]
+        } else {
+            captures[(a >> 62 & 1) as usize].as_ref().expect("capture table").values[(a & !(CAPTURE | 1 << 62)) as usize]
+        };
         let v = Value::decode(byte).parent();
         if best.is_none_or(|b| v.goodness() > b.goodness()) {
             best = Some(v);

@@ -57,7 +57,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                 let (m, o) = split(ply, k);
                 let mut out = Vec::new();
                 if terminal(ply, m).is_none() {
-                    for_each_ply_move(ply, m, o, |_, cm, co| {
+                    for_each_ply_move(crate::game::Game::standard(), ply, m, o, |_, cm, co| {
                         // children are seen from the next side to move: (co, cm) in its colours
                         let (w, b) = join(next, co, cm);
                         out.push(canonical(w, b));
@@ -98,7 +98,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                 let (m, o) = split(ply, k);
                 let v = terminal(ply, m).unwrap_or_else(|| {
                     let mut best: Option<Value> = None;
-                    for_each_ply_move(ply, m, o, |_, cm, co| {
+                    for_each_ply_move(crate::game::Game::standard(), ply, m, o, |_, cm, co| {
                         let v = child_value(co, cm).parent();
                         if best.is_none_or(|b| v.goodness() > b.goodness()) {
                             best = Some(v);
@@ -113,7 +113,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
         if t == 0 {
             let (m, o) = (root.mover(), root.opponent());
             if terminal(ply, m).is_none() {
-                for_each_ply_move(ply, m, o, |mv, cm, co| {
+                for_each_ply_move(crate::game::Game::standard(), ply, m, o, |mv, cm, co| {
                     let v = child_value(co, cm).parent();
                     let (w, b) = join(next, co, cm);
                     let pos = Position {

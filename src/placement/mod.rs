@@ -24,7 +24,8 @@ mod tt;
 pub use searcher::{SearchOptions, Searcher};
 pub use tt::Tt;
 
-use crate::geometry::{closes_mill, removable, BitIter, Bits, FULL};
+use crate::game::Game;
+use crate::geometry::{BitIter, Bits};
 use crate::index::SubspaceIndex;
 use crate::movegen::{for_each_move, Move, NONE};
 use crate::position::{Color, Position};
@@ -221,6 +222,9 @@ impl Ply {
     pub fn mover_hand(self) -> u8 {
         if self.to_move == Color::White { self.white_hand } else { self.black_hand }
     }
+    pub fn opp_hand(self) -> u8 {
+        if self.to_move == Color::White { self.black_hand } else { self.white_hand }
+    }
     pub fn is_movement(self) -> bool {
         self.white_hand == 0 && self.black_hand == 0
     }
@@ -240,24 +244,31 @@ impl Ply {
 }
 
 /// Calls `f(move, mover_after, opp_after)` for every move of the side to move at a ply
-/// (placements while it has stones in hand, moves after), from its own point of view.
+/// (placements while it has stones in hand, moves after), from its own point of view,
+/// under `game`'s rules (not `lasker`: a side with stones in hand places).
 #[inline(always)]
-pub(crate) fn for_each_ply_move(ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
+pub(crate) fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move(crate::game::Game::standard(), mover, opp, #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move(game, mover, opp, #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
         return;
     }
-    let empty = !(mover | opp) & FULL;
-    let rem = removable(opp);
+    let empty = !(mover | opp) & game.full;
+    // Empty when a mill takes nothing: against an empty board, or `removal=strict`
+    // with every stone in a mill (see `Game::removable`).
+    let rem = game.removable(opp);
     for to in BitIter(empty) {
         let after = mover | 1 << to;
-        // A mill against an empty board removes nothing (see `removable`).
-        if closes_mill(after, to) && rem != 0 {
+        let mills = game.mills_closed(after, to);
+        if mills == 0 || rem == 0 {
+            f(Move { from: NONE, to: to as u8, capture: NONE }, after, opp);
+        } else if mills >= 2 && game.take_each {
+            game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
+                f(Move { from: NONE, to: to as u8, capture: (opp & !left).trailing_zeros() as u8 }, after, left)
+            });
+        } else {
             for r in BitIter(rem) {
                 f(Move { from: NONE, to: to as u8, capture: r as u8 }, after, opp & !(1 << r));
             }
-        } else {
-            f(Move { from: NONE, to: to as u8, capture: NONE }, after, opp);
         }
     }
 }
@@ -290,7 +301,7 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
     let (m, o) = (root.mover(), root.opponent());
     let mut moves = Vec::new();
     if m.count_ones() >= 3 {
-        for_each_move(crate::game::Game::standard(), m, o, |mv, cm, co| {
+        for_each_move(Game::standard(), m, o, |mv, cm, co| {
             moves.push(MoveInfo { mv, child: Position::movement(root.to_move.other(), cm, co), value: tables.value(cm, co).parent() })
         });
     }
@@ -311,7 +322,7 @@ mod tests {
         let white = (1 << point_by_name("a1").unwrap()) | (1 << point_by_name("d1").unwrap());
         let ply = Ply { white_hand: 1, black_hand: 3, to_move: Color::White };
         let mut moves = vec![];
-        for_each_ply_move(ply, white, 0, |mv, after, opp| moves.push((mv.to_string(), after, opp)));
+        for_each_ply_move(Game::standard(), ply, white, 0, |mv, after, opp| moves.push((mv.to_string(), after, opp)));
         assert_eq!(moves.len(), 22);
         let g1 = moves.iter().find(|m| m.0 == "g1").expect("closing the mill is a legal placement");
         assert_eq!(g1.2, 0);

@@ -225,7 +225,7 @@ impl<'a> Search<'a> {
         let (threats, mine) = (mill_threats(opp, empty), mill_threats(mover, empty));
         let mut best = -INF;
         let mut moved_to = Vec::with_capacity(64);
-        for_each_ply_move(ply, mover, opp, |mv, after, opp_after| {
+        for_each_ply_move(crate::game::Game::standard(), ply, mover, opp, |mv, after, opp_after| {
             let mut order = 0;
             if opp_after != opp {
                 order += 4000;
@@ -405,7 +405,7 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
         return Solution { value: Value::Loss(0), moves: vec![], nodes: 0 };
     }
     let mut moves = vec![];
-    for_each_ply_move(ply, m, o, |mv, after, opp_after| moves.push((mv, after, opp_after)));
+    for_each_ply_move(crate::game::Game::standard(), ply, m, o, |mv, after, opp_after| moves.push((mv, after, opp_after)));
     // Symmetric first moves lead to the same child; solve each distinct child once.
     let mut keyed: Vec<(u64, Bits, Bits)> = moves.iter().map(|&(_, a, oa)| (key(next, oa, a), oa, a)).collect();
     keyed.sort_unstable();
@@ -413,7 +413,7 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
     let work: u64 = keyed.iter().map(|&(_, cm, co)| {
         let mut n = 0;
         if 1 < searcher.last && terminal(next, cm).is_none() {
-            for_each_ply_move(next, cm, co, |_, _, _| n += 1);
+            for_each_ply_move(crate::game::Game::standard(), next, cm, co, |_, _, _| n += 1);
         }
         n
     }).sum();

@@ -155,10 +155,9 @@ pub enum TableError {
     /// [`Sector::solve_order`]).
     #[error(transparent)]
     Cycle(#[from] crate::sector::CycleError),
-    /// The engine cannot solve this under these rules yet: it solves the movement
-    /// phase of every rule set on the 24-point boards, and the placement phase of the
-    /// standard rules.
-    #[error("the engine cannot solve this under the rules `{0}` yet: it solves the movement phase (`--max-stones N`, `--only S-O`) of every rule set on the nine and nine-diagonal boards, and the placement phase (`--start`, `--all`) of `standard` only")]
+    /// The engine cannot solve this under these rules yet: it solves every rule set on
+    /// the 24-point boards, except the placement phase of Lasker rules.
+    #[error("the engine cannot solve this under the rules `{0}` yet: it solves every rule set on the nine and nine-diagonal boards, except the placement phase (`--start`, `--all`) of Lasker rules; the movement phase (`--max-stones N`, `--only S-O`) of those it solves")]
     Unsolvable(Rules),
     /// A sector built by hand with more than 9 stones of a kind: no table can hold it.
     #[error("sector {0} does not exist: a side has at most 9 stones on the board and in hand")]
