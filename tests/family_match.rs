@@ -9,8 +9,11 @@
 
 mod reference_family;
 
+use morris::generate::{self, Options};
+use morris::placement::induction::solve_sector_in;
 use morris::solver::{solve_unit_in, NoProgress};
-use morris::{Rules, Subspace, Unit, Value};
+use morris::{Rules, Sector, Subspace, Unit, Value};
+use std::path::PathBuf;
 use reference_family::{RefRules, RefValue, Solver};
 use std::collections::HashMap;
 
@@ -138,5 +141,186 @@ fn every_rule_set_3_4_and_4_3() {
         "morabaraba,take=each,removal=strict",
     ] {
         compare(rule_set, &[(3, 4), (4, 3)]);
+    }
+}
+
+/// The engine's tables of every sector of the `wk`-`bk` start under `rules` (and the
+/// movement subspaces it reaches), solved in memory through the pipeline's plan.
+fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
+    let game = rules.game();
+    let opts = Options { dir: PathBuf::new(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules: *rules };
+    let mut movement: HashMap<Subspace, Vec<u8>> = HashMap::new();
+    for unit in generate::plan(&opts) {
+        for (sub, values) in solve_unit_in(game, unit, &movement, &NoProgress) {
+            movement.insert(sub, values);
+        }
+    }
+    let mut all: HashMap<Sector, Vec<u8>> = movement.into_iter().map(|(s, v)| (s.into(), v)).collect();
+    for sector in generate::plan_sectors(&opts).unwrap() {
+        let values = solve_sector_in(game, sector, &all, &NoProgress);
+        all.insert(sector, values);
+    }
+    all
+}
+
+/// The engine's value of the empty board of the `wk`-`bk` start, for White.
+fn start_value(tables: &HashMap<Sector, Vec<u8>>, wk: u8, bk: u8) -> Value {
+    let start = Sector::start(wk, bk).unwrap();
+    Value::decode(tables[&start][start.index().index(0, 0) as usize])
+}
+
+fn from_ref(rv: RefValue) -> Value {
+    match rv {
+        RefValue::Win(d) => Value::Win(d as u16),
+        RefValue::Loss(d) => Value::Loss(d as u16),
+        RefValue::Draw => Value::Draw,
+    }
+}
+
+/// Every position the `wk`-`bk` start reaches, placement and movement alike: the
+/// engine's tables equal the reference, value and depth.
+fn compare_start(rule_set: &str, wk: u8, bk: u8) {
+    let rules: Rules = rule_set.parse().unwrap();
+    let tables = engine_start(&rules, wk, bk);
+    let sol = reference_family::solve_start(&RefRules::parse(rule_set).unwrap(), wk as u32, bk as u32);
+    let (mut n, mut placement) = (0u64, 0u64);
+    for (p, rv) in sol.iter() {
+        let sector = Sector { s: p.mover.count_ones() as u8, o: p.opp.count_ones() as u8, sh: p.mover_hand as u8, oh: p.opp_hand as u8 };
+        let values = tables.get(&sector).unwrap_or_else(|| panic!("{rule_set} {wk}-{bk}: the engine has no table {sector}"));
+        let got = Value::decode(values[sector.index().index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize]);
+        assert_eq!(got, from_ref(rv), "{rule_set} {wk}-{bk}: sector {sector}, mover {:06x} opponent {:06x} (reading-order bits)", p.mover, p.opp);
+        n += 1;
+        placement += !sector.is_movement() as u64;
+    }
+    assert!(placement > 0, "{rule_set} {wk}-{bk}: no placement position compared");
+    assert_eq!(Some(start_value(&tables, wk, bk)), sol.start_value().map(from_ref));
+    eprintln!("{rule_set} {wk}-{bk}: {n} reached raw positions agree ({placement} placement), start {}", start_value(&tables, wk, bk));
+}
+
+#[test]
+fn start_3_3_morabaraba() {
+    compare_start("morabaraba", 3, 3);
+}
+
+#[test]
+fn start_3_3_twelve() {
+    compare_start("twelve", 3, 3);
+}
+
+#[test]
+fn start_3_3_removal_strict() {
+    compare_start("standard,removal=strict", 3, 3);
+}
+
+#[test]
+fn start_3_3_removal_lenient() {
+    compare_start("standard,removal=lenient", 3, 3);
+}
+
+#[test]
+fn start_3_3_take_each() {
+    compare_start("standard,take=each", 3, 3);
+}
+
+#[test]
+fn start_3_3_flying_none() {
+    compare_start("standard,flying=none", 3, 3);
+}
+
+#[test]
+fn start_3_3_standard() {
+    compare_start("standard", 3, 3);
+}
+
+/// VARIANTS.md, Table IV (Gévay & Danner): the Morabaraba starts with wk, bk <= 5,
+/// solved by the engine alone.
+#[test]
+fn morabaraba_table_iv() {
+    let rules: Rules = "morabaraba".parse().unwrap();
+    let published = [
+        ((3, 3), Value::Win(9)),
+        ((3, 4), Value::Draw),
+        ((3, 5), Value::Loss(12)),
+        ((4, 3), Value::Win(9)),
+        ((4, 4), Value::Draw),
+        ((4, 5), Value::Draw),
+        ((5, 3), Value::Win(9)),
+        ((5, 4), Value::Draw),
+        ((5, 5), Value::Draw),
+    ];
+    for ((wk, bk), want) in published {
+        let tables = engine_start(&rules, wk, bk);
+        assert_eq!(start_value(&tables, wk, bk), want, "Morabaraba {wk}-{bk}");
+    }
+}
+
+/// Move generation, placement and movement alike, equals the reference's on random
+/// positions of every rule set the engine solves (each option, double mills under
+/// `take=each` included): the same set of children, and the same blocked positions.
+#[test]
+fn children_equal_the_references_on_random_positions() {
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move |n: u32| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as u32
+    };
+    for rule_set in [
+        "standard",
+        "morabaraba",
+        "twelve",
+        "standard,removal=strict",
+        "standard,removal=lenient",
+        "standard,take=each",
+        "standard,flying=none",
+        "morabaraba,take=each",
+        "morabaraba,take=each,removal=strict",
+        "twelve,removal=lenient,take=each",
+    ] {
+        let rules: Rules = rule_set.parse().unwrap();
+        let game = rules.game();
+        let reference = RefRules::parse(rule_set).unwrap();
+        let stones = rules.stones as u32;
+        let (mut compared, mut doubles) = (0, 0);
+        while compared < 3000 {
+            // Stones left to each side, then how many of them are still in hand.
+            let (ms, os) = (3 + next(stones - 2), 3 + next(stones - 2));
+            let (mh, oh) = if next(2) == 0 { (0, 0) } else { (next(ms + 1), next(os + 1)) };
+            let (mut mover, mut opp) = (0u32, 0u32);
+            while mover.count_ones() < ms - mh {
+                mover |= 1 << next(24);
+            }
+            while opp.count_ones() < os - oh {
+                let p = 1 << next(24);
+                if mover & p == 0 {
+                    opp |= p;
+                }
+            }
+            let raw = reference_family::RawPos { mover, opp, mover_hand: mh, opp_hand: oh };
+            if reference_family::terminal_value(&reference, &raw).is_some() {
+                continue;
+            }
+            let mut want: Vec<(u32, u32, u32, u32)> = reference_family::children(&reference, &raw)
+                .into_iter()
+                .map(|c| (to_engine(&rules, c.mover), to_engine(&rules, c.opp), c.mover_hand, c.opp_hand))
+                .collect();
+            let (em, eo) = (to_engine(&rules, mover), to_engine(&rules, opp));
+            let mut got: Vec<(u32, u32, u32, u32)> = morris::placement::children_in(game, em, eo, mh as u8, oh as u8)
+                .into_iter()
+                .map(|(cm, co)| (cm, co, oh, mh.saturating_sub(1)))
+                .collect();
+            want.sort();
+            want.dedup();
+            got.sort();
+            got.dedup();
+            assert_eq!(got, want, "{rule_set}: mover {mover:06x} opponent {opp:06x} hands {mh} {oh} (reading-order bits)");
+            doubles += got.iter().filter(|c| c.0.count_ones() + 2 == os - oh).count();
+            compared += 1;
+        }
+        eprintln!("{rule_set}: {compared} positions, {doubles} children after two removals");
+        if rules.take == morris::rules::Take::Each {
+            assert!(doubles > 0, "{rule_set}: no double mill was generated, so take=each was not tested");
+        }
     }
 }

@@ -329,3 +329,15 @@ mod tests {
         assert_eq!(g1.1.count_ones(), 3);
     }
 }
+
+/// The children of a position under `game`'s rules (not `lasker`), each from its own
+/// side to move's point of view: `(mover, opp)` bitboards after the move and its
+/// removals. `mover_hand` and `opp_hand` are the stones in hand before the move. For
+/// tests that compare move generation with an independent implementation; the solvers
+/// use the same generator through `for_each_ply_move`.
+pub fn children_in(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Vec<(Bits, Bits)> {
+    let ply = Ply { white_hand: mover_hand, black_hand: opp_hand, to_move: Color::White };
+    let mut out = Vec::new();
+    for_each_ply_move(game, ply, mover, opp, |_, after, opp_after| out.push((opp_after, after)));
+    out
+}
