@@ -109,7 +109,15 @@ pub fn targets(g: &Game, mover: Bits, from: usize, empty: Bits) -> Bits {
 /// `move.capture` is [`NONE`] when nothing was removed, else the lowest stone removed.
 /// No call at all means the side to move is blocked (see [`is_blocked`]).
 #[inline(always)]
-pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
+pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Move, Bits, Bits)) {
+    for_each_move_against(g, mover, opp, 0, f)
+}
+
+/// [`for_each_move`] against an opponent with `opp_hand` stones still in hand (a
+/// start with fewer stones for the side that moves first): under `take=each` the
+/// removals stop once the opponent has fewer than 3 stones on the board and in hand.
+#[inline(always)]
+pub fn for_each_move_against(g: &Game, mover: Bits, opp: Bits, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
     let empty = !(mover | opp) & g.full;
     let rem = g.removable(opp);
     for from in BitIter(mover) {
@@ -120,7 +128,7 @@ pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, mut f: impl FnMut(Move, B
             if mills == 0 || rem == 0 {
                 f(Move { from: from as u8, to: to as u8, capture: NONE }, opp, after);
             } else if mills >= 2 && g.take_each {
-                g.for_each_removal(opp, 0, mills, |left| {
+                g.for_each_removal(opp, opp_hand as u32, mills, |left| {
                     let capture = (opp & !left).trailing_zeros() as u8;
                     f(Move { from: from as u8, to: to as u8, capture }, left, after)
                 });

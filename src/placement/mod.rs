@@ -27,7 +27,7 @@ pub use tt::Tt;
 use crate::game::Game;
 use crate::geometry::{BitIter, Bits};
 use crate::index::SubspaceIndex;
-use crate::movegen::{for_each_move, Move, NONE};
+use crate::movegen::{for_each_move, for_each_move_against, Move, NONE};
 use crate::position::{Color, Position};
 use crate::subspace::Subspace;
 use crate::table::TableError;
@@ -249,7 +249,7 @@ impl Ply {
 #[inline(always)]
 pub(crate) fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move(game, mover, opp, #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move_against(game, mover, opp, ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
         return;
     }
     let empty = !(mover | opp) & game.full;
