@@ -20,15 +20,21 @@ use std::collections::{BTreeMap, BTreeSet};
 /// which every omitted sector's children are all present and kept. Deterministic:
 /// the same weights give the same set.
 pub fn omissible(weights: &BTreeMap<Sector, u64>) -> BTreeSet<Sector> {
+    omissible_in(weights, crate::game::Game::standard())
+}
+
+/// [`omissible`] under `game`'s rules, whose sector graph it uses (`take=each` has a
+/// second capture edge).
+pub fn omissible_in(weights: &BTreeMap<Sector, u64>, game: &crate::game::Game) -> BTreeSet<Sector> {
     let present = |x: &Sector| weights.contains_key(x);
     // A sector may be left out only if every child is a table here, itself excluded.
     let eligible = |x: &Sector| {
-        let kids = x.children();
+        let kids = x.children_in(game);
         !kids.contains(x) && kids.iter().all(present)
     };
     let mut neighbours: BTreeMap<Sector, BTreeSet<Sector>> = weights.keys().map(|&x| (x, BTreeSet::new())).collect();
     for &x in weights.keys() {
-        for c in x.children().into_iter().filter(present) {
+        for c in x.children_in(game).into_iter().filter(present) {
             neighbours.get_mut(&x).expect("present").insert(c);
             neighbours.get_mut(&c).expect("present").insert(x);
         }

@@ -2,6 +2,7 @@
 
 use crate::geometry::{point_by_name, Bits, NAMES, READING_ORDER};
 use crate::subspace::Subspace;
+use crate::rules::Rules;
 use std::fmt;
 use std::str::FromStr;
 
@@ -46,8 +47,8 @@ pub enum PositionError {
     /// The side-to-move field is not `w` or `b`.
     #[error("side to move must be 'w' or 'b', found '{0}'")]
     Side(String),
-    /// A stones-in-hand field is not a number from 0 to 9.
-    #[error("invalid stones-in-hand count '{0}' (0..=9)")]
+    /// A stones-in-hand field is not a number from 0 to 12.
+    #[error("invalid stones-in-hand count '{0}' (0..=12)")]
     Hand(String),
     /// The text has neither 2 nor 4 whitespace-separated fields; holds the count found.
     #[error("expected `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`, found {0} fields")]
@@ -58,10 +59,10 @@ pub enum PositionError {
     /// A point list names a point twice, or both lists name it.
     #[error("point {0} is listed twice")]
     Duplicate(String),
-    /// A side (`"White"` or `"Black"`) has more than 9 stones on the board and in hand
-    /// together; holds that total.
-    #[error("{0} has {1} stones on the board and in hand; at most 9")]
-    TooMany(&'static str, u32),
+    /// A side (`"White"` or `"Black"`) has more stones on the board and in hand
+    /// together than the rules give it; holds that total and the most allowed.
+    #[error("{0} has {1} stones on the board and in hand; at most {2}")]
+    TooMany(&'static str, u32, u8),
     /// The bitboards share a point or use bits above the 24 points.
     #[error("a point holds both a white and a black stone, or a bitboard has bits beyond the 24 points")]
     Overlap,
@@ -131,7 +132,18 @@ impl Position {
     /// Whether this position is one `new` accepts (the fields are public, so a position
     /// built field by field is checked here by everything that reads tables with it).
     pub fn validate(&self) -> Result<(), PositionError> {
-        self.checked().map(|_| ())
+        self.validate_in(&Rules::STANDARD)
+    }
+
+    /// Whether this is a position of the game under `rules`: [`Position::validate`]
+    /// with the rules' stones a side (12 in Morabaraba) instead of 9.
+    pub fn validate_in(&self, rules: &Rules) -> Result<(), PositionError> {
+        self.checked_max(rules.stones).map(|_| ())
+    }
+
+    /// The side to move's stones in hand.
+    pub fn mover_hand(&self) -> u8 {
+        if self.to_move == Color::White { self.white_hand } else { self.black_hand }
     }
 
     /// A movement-phase position from the side to move's and the opponent's stones.
@@ -188,17 +200,24 @@ impl Position {
         Position { white: w, black: b, white_hand, black_hand, to_move }.checked()
     }
 
+    /// Checked against the most stones of any rule set on the 24-point boards:
+    /// the notation is the same for all of them, and a reader checks its own rules'
+    /// bound with [`Position::validate_in`].
     fn checked(self) -> Result<Position, PositionError> {
+        self.checked_max(crate::sector::STONES)
+    }
+
+    fn checked_max(self, most: u8) -> Result<Position, PositionError> {
         if self.white & self.black != 0 || (self.white | self.black) & !crate::geometry::FULL != 0 {
             return Err(PositionError::Overlap);
         }
         let w = self.white.count_ones() + self.white_hand as u32;
         let b = self.black.count_ones() + self.black_hand as u32;
-        if w > 9 {
-            return Err(PositionError::TooMany("White", w));
+        if w > most as u32 {
+            return Err(PositionError::TooMany("White", w, most));
         }
-        if b > 9 {
-            return Err(PositionError::TooMany("Black", b));
+        if b > most as u32 {
+            return Err(PositionError::TooMany("Black", b, most));
         }
         Ok(self)
     }
@@ -224,26 +243,44 @@ impl Position {
         self.children().into_iter().map(|(mv, _)| mv).collect()
     }
 
+    /// [`Position::legal_moves`] under `rules` (a 24-point board; not `lasker`).
+    pub fn legal_moves_in(&self, rules: &Rules) -> Vec<crate::movegen::Move> {
+        self.children_in(rules).into_iter().map(|(mv, _)| mv).collect()
+    }
+
     /// The position after `mv`, if `mv` is legal here; the error names the move and
     /// the position. A capture must be part of `mv` (`d1xg7`): the plain `d1` that
     /// closes a mill is not a legal move, unless the opponent has no stone on the board
     /// to take (see [`geometry::removable`](crate::geometry::removable)).
     pub fn play(&self, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
-        self.children().into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(mv.to_string(), self.to_string()))
+        self.play_in(&Rules::STANDARD, mv)
+    }
+
+    /// [`Position::play`] under `rules` (a 24-point board; not `lasker`).
+    pub fn play_in(&self, rules: &Rules, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
+        self.children_in(rules).into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(mv.to_string(), self.to_string()))
     }
 
     /// Legal moves with the positions they lead to, in [`Position::legal_moves`] order.
     pub fn children(&self) -> Vec<(crate::movegen::Move, Position)> {
+        self.children_in(&Rules::STANDARD)
+    }
+
+    /// [`Position::children`] under `rules` (a 24-point board; not `lasker`: there a
+    /// side with stones in hand may also move, which this does not generate). A full
+    /// board has no move, under either `full-board` option.
+    pub fn children_in(&self, rules: &Rules) -> Vec<(crate::movegen::Move, Position)> {
         use crate::placement::{for_each_ply_move, Ply};
+        let game = rules.game();
         let (mh, oh) = if self.to_move == Color::White { (self.white_hand, self.black_hand) } else { (self.black_hand, self.white_hand) };
         let (m, o) = (self.mover().count_ones() as u8, self.opponent().count_ones() as u8);
-        if self.validate().is_err() || m + mh < 3 || o + oh < 3 {
+        if self.validate_in(rules).is_err() || !game.is_24() || m + mh < 3 || o + oh < 3 {
             return Vec::new();
         }
         let ply = Ply { white_hand: self.white_hand, black_hand: self.black_hand, to_move: self.to_move };
         let next = ply.next();
         let mut out = Vec::new();
-        for_each_ply_move(crate::game::Game::standard(), ply, self.mover(), self.opponent(), |mv, after, opp_after| {
+        for_each_ply_move(game, ply, self.mover(), self.opponent(), |mv, after, opp_after| {
             let (white, black) = ply.colours(after, opp_after);
             out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move }));
         });
@@ -294,7 +331,7 @@ impl FromStr for Position {
             other => return Err(PositionError::Side(other.to_string())),
         };
         let hand = |s: &str| -> Result<u8, PositionError> {
-            s.parse::<u8>().ok().filter(|&h| h <= 9).ok_or_else(|| PositionError::Hand(s.to_string()))
+            s.parse::<u8>().ok().filter(|&h| h <= crate::sector::STONES).ok_or_else(|| PositionError::Hand(s.to_string()))
         };
         let (white_hand, black_hand) = if fields.len() == 4 { (hand(fields[2])?, hand(fields[3])?) } else { (0, 0) };
         Position { white, black, white_hand, black_hand, to_move }.checked()
@@ -339,8 +376,12 @@ mod tests {
         assert!(Position::new(0b111, 0b1000, 6, 6, Color::White).is_ok());
         assert_eq!(Position::new(0b11, 0b10, 0, 0, Color::White), Err(PositionError::Overlap));
         assert_eq!(Position::new(1 << 24, 0, 0, 0, Color::White), Err(PositionError::Overlap));
-        assert!(matches!(Position::new(0b111, 0, 7, 0, Color::White), Err(PositionError::TooMany("White", 10))));
-        assert!(matches!(Position::new(0, 0, 9, 200, Color::White), Err(PositionError::TooMany("Black", 200))));
+        // Parsing allows the most stones of any rule set (12); the standard rules, 9.
+        let ten = Position::new(0b111, 0, 7, 0, Color::White).unwrap();
+        assert_eq!(ten.validate(), Err(PositionError::TooMany("White", 10, 9)));
+        assert_eq!(ten.validate_in(&"morabaraba".parse().unwrap()), Ok(()));
+        assert!(matches!(Position::new(0b111, 0, 10, 0, Color::White), Err(PositionError::TooMany("White", 13, 12))));
+        assert!(matches!(Position::new(0, 0, 9, 200, Color::White), Err(PositionError::TooMany("Black", 200, 12))));
         let raw = Position { white: 0b11, black: 0b10, white_hand: 0, black_hand: 0, to_move: Color::White };
         assert!(raw.validate().is_err());
     }
@@ -348,9 +389,12 @@ mod tests {
     #[test]
     fn rejects_malformed() {
         for bad in ["", "x", "........................", "....................... w", "........................ x",
-                    "........................ w 9", "........................ w 10 9", ".......................X w",
-                    "WWWWWWWWWW.............. w", "........................ w 9 9 9", "WWW..................... w 7 0"] {
+                    "........................ w 9", "........................ w 13 9", ".......................X w",
+                    "WWWWWWWWWWWWW........... w", "........................ w 9 9 9", "WWW..................... w 10 0"] {
             assert!(bad.parse::<Position>().is_err(), "{bad:?}");
+        }
+        for standard_only in ["........................ w 10 9", "WWWWWWWWWW.............. w", "WWW..................... w 7 0"] {
+            assert!(standard_only.parse::<Position>().unwrap().validate().is_err(), "{standard_only:?}: more than 9 stones");
         }
         assert!(Position::from_lists("d7,d7", "", Color::White, 0, 0).is_err());
         assert!(Position::from_lists("d7", "d7", Color::White, 0, 0).is_err());

@@ -54,16 +54,21 @@ const KEEP: usize = 100;
 
 /// The tables the check of `sector` reads: its own and those its moves lead into.
 pub fn needs(sector: Sector) -> Vec<Sector> {
+    needs_in(sector, crate::game::Game::standard())
+}
+
+/// [`needs`] under `game`'s rules (`take=each` adds the sectors two stones down).
+pub fn needs_in(sector: Sector, game: &crate::game::Game) -> Vec<Sector> {
     match sector.subspace() {
         Some(sub) => {
             let mut v: Vec<Sector> = vec![sector, sub.mirror().into()];
-            v.extend(sub.after_capture().map(Sector::from));
+            v.extend(sub.capture_targets(game).into_iter().map(Sector::from));
             v.dedup();
             v
         }
         None => {
             let mut v = vec![sector];
-            v.extend(sector.children());
+            v.extend(sector.children_in(game));
             v
         }
     }
@@ -206,14 +211,15 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
 /// these tables holds results only, every table is compared by result only.
 pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Result<Outcome, TableError> {
     let mut results_only = false;
-    for &s in sectors.iter().flat_map(|&s| needs(s)).collect::<std::collections::BTreeSet<_>>().iter() {
+    let game = tb.rules().game();
+    for &s in sectors.iter().flat_map(|&s| needs_in(s, game)).collect::<std::collections::BTreeSet<_>>().iter() {
         results_only |= tb.table(s)?.header.results_only;
     }
     let subs: Vec<Subspace> = sectors.iter().filter_map(|s| s.subspace()).collect();
     let mut out = verify_movement(tb, &subs, results_only, progress)?;
     let mut loaded: HashMap<Sector, Vec<u8>> = HashMap::new();
     for &sector in sectors.iter().filter(|s| !s.is_movement()) {
-        let mut need = sector.children();
+        let mut need = sector.children_in(game);
         need.push(sector);
         loaded.retain(|s, _| need.contains(s));
         for &s in &need {
@@ -221,7 +227,7 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
                 loaded.insert(s, load(tb, s, results_only)?);
             }
         }
-        let one = verify_placement(sector, &loaded, results_only, progress);
+        let one = verify_placement(game, sector, &loaded, results_only, progress);
         out.checked += one.checked;
         out.mismatch_count += one.mismatch_count;
         out.mismatches.extend(one.mismatches);
@@ -229,14 +235,14 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
     Ok(out)
 }
 
-fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, results_only: bool, progress: &dyn Progress) -> Outcome {
+fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, results_only: bool, progress: &dyn Progress) -> Outcome {
     let idx = sector.index();
     let values = &loaded[&sector];
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // The child sectors' indexes and values, looked up once rather than per child.
     let children: Vec<(Sector, SubspaceIndex, &[u8])> =
-        sector.children().into_iter().map(|c| (c, c.index(), loaded[&c].as_slice())).collect();
-    assert!(children.len() <= 2, "a sector has a plain and a capture child at most");
+        sector.children_in(game).into_iter().map(|c| (c, c.index(), loaded[&c].as_slice())).collect();
+    assert!(children.len() <= 3, "a sector has a plain and two capture children at most");
     // Only the plain child keeps the opponent's stones as they are; a capture child
     // has one fewer, so its index cannot be prepared from them.
     let plain = children.iter().position(|c| c.0 == sector.after_move());
@@ -260,7 +266,7 @@ fn verify_placement(sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, results_o
                 let prep = plain.and_then(|k| children[k].1.prepare(o, true));
                 at.clear();
                 let mut wins_now = false;
-                for_each_ply_move(crate::game::Game::standard(), ply, m, o, #[inline(always)] |mv, after, opp_after| {
+                for_each_ply_move(game, ply, m, o, #[inline(always)] |mv, after, opp_after| {
                     // The child, from its own side to move's point of view, found by
                     // its stone counts rather than assumed from the sector graph.
                     let (cs, co) = (opp_after.count_ones() as u8, after.count_ones() as u8);

@@ -19,10 +19,25 @@ const TEMPLATE: [&str; 13] = [
     "1 a1----------d1----------g1",
 ];
 
-/// The board with `W`, `B` or `·` on each point, columns and rows labelled.
-pub fn diagram(pos: &Position) -> String {
+/// The corner diagonals of the `nine-diagonal` board: (row, column, character).
+const DIAGONALS: [(usize, usize, u8); 8] =
+    [(1, 4, b'\\'), (1, 24, b'/'), (3, 8, b'\\'), (3, 20, b'/'), (9, 8, b'/'), (9, 20, b'\\'), (11, 4, b'/'), (11, 24, b'\\')];
+
+/// The board with `W`, `B` or `·` on each point, columns and rows labelled; the
+/// diagonals drawn where the rules' board has them.
+pub fn diagram(pos: &Position, rules: &morris::Rules) -> String {
     let mut out = String::new();
-    for line in TEMPLATE {
+    let mut lines: Vec<String> = TEMPLATE.iter().map(|l| l.to_string()).collect();
+    if rules.board == morris::rules::Board::NineDiagonal {
+        for (row, col, c) in DIAGONALS {
+            // SAFETY of the byte edit: the template is ASCII, and so is `c`.
+            let mut bytes = lines[row].clone().into_bytes();
+            bytes[col] = c;
+            lines[row] = String::from_utf8(bytes).expect("ASCII");
+        }
+    }
+    for line in &lines {
+        let line = line.as_str();
         let bytes = line.as_bytes();
         let mut i = 0;
         let mut row = String::new();

@@ -135,7 +135,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         if args.json {
             writeln!(out, "{j}")?;
         } else {
-            write!(out, "{}", diagram(&pos))?;
+            write!(out, "{}", diagram(&pos, rules))?;
             writeln!(out, "{pos}")?;
             writeln!(out, "{} to move: {} (results only).", pos.to_move.name(), j["result"].as_str().unwrap_or("?"))?;
             writeln!(out, "\n{:<12} result for {}", "move", pos.to_move.name())?;
@@ -149,7 +149,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let bars = Bars::new(pos.is_movement());
     let (v, moves) = searcher.evaluate(&pos, &bars)?;
     bars.finish();
-    write!(out, "{}", diagram(&pos))?;
+    write!(out, "{}", diagram(&pos, rules))?;
     writeln!(out, "{pos}")?;
     writeln!(out, "{}.", in_words(&pos, v))?;
     if !moves.is_empty() {

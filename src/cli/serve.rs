@@ -7,7 +7,7 @@
 //! hand, and a request that waits past the time limit gets a 503 (the search finishes
 //! in the background and warms the transposition table for the next request).
 
-use morris::probe::sector_of;
+use morris::probe::sector_of_in;
 use morris::table::{table_path, TableError};
 use morris::{Move, Position, ProbeError, SearchOptions, Searcher, Sector, Tablebase, Value};
 use axum::extract::{Query, State};
@@ -118,7 +118,7 @@ impl IntoResponse for ApiError {
 fn api_error(app: &App, e: ProbeError) -> ApiError {
     let status = match &e {
         ProbeError::Invalid(_) | ProbeError::GameOver(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
-        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) => StatusCode::NOT_FOUND,
+        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) => StatusCode::NOT_FOUND,
         ProbeError::Discarded(_) => StatusCode::SERVICE_UNAVAILABLE,
         ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
     };
@@ -198,12 +198,12 @@ fn value_fields(v: Value) -> (JsonValue, JsonValue) {
 
 type Params = Result<Query<HashMap<String, String>>, axum::extract::rejection::QueryRejection>;
 
-fn parse_position(q: Params) -> Result<Position, ApiError> {
+fn parse_position(app: &App, q: Params) -> Result<Position, ApiError> {
     let Query(q) = q.map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))?;
     let text = q.get("position").ok_or_else(|| ApiError(StatusCode::BAD_REQUEST, "missing query parameter `position`".into()))?;
     let pos: Position = text.parse().map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
     // Reject illegal positions (too many stones, a finished game) before any work.
-    sector_of(&pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
+    sector_of_in(app.tb.rules(), &pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(pos)
 }
 
@@ -240,10 +240,11 @@ async fn compute<T: Send + 'static>(
 /// Whether answering about `pos` needs a placement search: its sector table is missing.
 /// Refuses when the search would start from more stones in hand than the server allows.
 fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
-    if pos.is_movement() {
+    // The search plays the standard rules only: other rules are read from tables.
+    if pos.is_movement() || *app.tb.rules() != morris::Rules::STANDARD {
         return Ok(false);
     }
-    let Some(sector) = sector_of(pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))? else { return Ok(false) };
+    let Some(sector) = sector_of_in(app.tb.rules(), pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))? else { return Ok(false) };
     if app.tb.readable(sector) {
         return Ok(false);
     }
@@ -268,7 +269,7 @@ fn position_fields(pos: &Position) -> JsonValue {
 }
 
 async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
-    let pos = parse_position(q)?;
+    let pos = parse_position(&app, q)?;
     let search = needs_search(&app, &pos)?;
     compute(&app, search, move |app| {
         let start = Instant::now();
@@ -292,7 +293,7 @@ fn step_json(mv: Move, pos: &Position, v: Value) -> JsonValue {
 }
 
 async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
-    let pos = parse_position(q)?;
+    let pos = parse_position(&app, q)?;
     let search = needs_search(&app, &pos)?;
     compute(&app, search, move |app| {
         let quiet = morris::solver::NoProgress;

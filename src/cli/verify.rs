@@ -3,7 +3,7 @@
 use super::progress::Bars;
 use morris::probe::Tablebase;
 use morris::table::table_path;
-use morris::verify::{needs, verify_sectors};
+use morris::verify::{needs_in, verify_sectors};
 use morris::{Sector, Unit};
 use std::path::PathBuf;
 use morris::Rules;
@@ -38,19 +38,20 @@ pub struct Args {
 
 /// The sectors of the given starts (all movement subspaces too with `all`), movement
 /// first, each placement sector after the sectors its moves lead into.
-fn sectors_of_starts(starts: &[(u8, u8)], all: bool) -> anyhow::Result<Vec<Sector>> {
+fn sectors_of_starts(rules: &Rules, starts: &[(u8, u8)], all: bool) -> anyhow::Result<Vec<Sector>> {
+    let game = rules.game();
     let mut set = std::collections::BTreeSet::new();
     for &(wk, bk) in starts {
         let root = Sector::start(wk, bk).ok_or_else(|| anyhow::anyhow!("no start {wk}-{bk}"))?;
-        set.extend(Sector::reachable(root));
+        set.extend(Sector::reachable_in(root, game));
     }
-    let mut out: Vec<Sector> = Unit::all_in_order()
+    let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones)
         .into_iter()
         .flat_map(|u| u.members())
         .map(Sector::from)
         .filter(|s| all || set.contains(s))
         .collect();
-    out.extend(Sector::solve_order(&set).map_err(|e| anyhow::anyhow!(e))?);
+    out.extend(Sector::solve_order_in(&set, game).map_err(|e| anyhow::anyhow!(e))?);
     Ok(out)
 }
 
@@ -60,11 +61,11 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let compact = std::fs::read_dir(&args.db)?
         .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
         .any(|s| tb.table(s).is_ok_and(|t| t.header.compact));
-    let starts = if args.all { vec![(9, 9)] } else { args.start.clone() };
+    let starts = if args.all { vec![(rules.stones, rules.stones)] } else { args.start.clone() };
     let subs: Vec<Sector> = match args.only {
         Some(s) => vec![s],
         None if !starts.is_empty() => {
-            let mut subs = sectors_of_starts(&starts, args.all)?;
+            let mut subs = sectors_of_starts(rules, &starts, args.all)?;
             if compact {
                 subs.retain(|s| table_path(&args.db, *s).exists());
             }
@@ -83,7 +84,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             subs.into_iter().filter(|s| !args.movement_only || s.is_movement()).collect()
         }
         None => {
-            let mut all: Vec<Sector> = Unit::all_in_order()
+            let mut all: Vec<Sector> = Unit::all_in_order_up_to(rules.stones)
                 .into_iter()
                 .flat_map(|u| u.members())
                 .filter(|s| s.total() <= args.max_stones && table_path(&args.db, *s).exists())
@@ -105,7 +106,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     // A table whose successors' tables are not all here (a compact set leaves some
     // out) can only have its blocks checked, not its values against its successors.
     let (subs, blocks_only): (Vec<Sector>, Vec<Sector>) =
-        subs.into_iter().partition(|s| needs(*s).iter().all(|n| table_path(&args.db, *n).exists()));
+        subs.into_iter().partition(|s| needs_in(*s, rules.game()).iter().all(|n| table_path(&args.db, *n).exists()));
     for s in &blocks_only {
         tb.table(*s)?.check()?;
     }

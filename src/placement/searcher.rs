@@ -107,6 +107,9 @@ impl Searcher {
     /// `keep_bytes`). Ignores placement sector tables, even where they exist; a
     /// movement position's solution is read from its tables.
     pub fn solve(&self, pos: &Position, progress: &dyn Progress) -> Result<Solution, ProbeError> {
+        if *self.tb.rules() != crate::Rules::STANDARD {
+            return Err(ProbeError::SearchRules(*self.tb.rules()));
+        }
         sector_of(pos)?;
         let tables = self.movement_tables(pos)?;
         let (generation, tt) = {

@@ -41,6 +41,10 @@ pub enum ProbeError {
     /// was discarded.
     #[error("the search of {0} overlapped a search that failed to load a table; its result was discarded")]
     Discarded(Position),
+    /// The placement search generates the moves of the standard rules only: under
+    /// other rules, positions are answered from their sectors' tables.
+    #[error("the placement search plays the standard rules only, not `{0}`: solve the placement sectors of these rules instead (`morris solve --rules {0} --start WK-BK`)")]
+    SearchRules(Rules),
     /// [`Tablebase::open`] was given a path that is not a directory.
     #[error("no table directory at {}", .0.display())]
     NoDirectory(PathBuf),
@@ -116,14 +120,20 @@ struct Inner {
 }
 
 fn sector_slot(x: Sector) -> usize {
-    ((x.s as usize * 10 + x.o as usize) * 10 + x.sh as usize) * 10 + x.oh as usize
+    const N: usize = crate::sector::STONES as usize + 1;
+    ((x.s as usize * N + x.o as usize) * N + x.sh as usize) * N + x.oh as usize
 }
 
 /// The sector of `pos`, from the side to move's point of view; `Ok(None)` when the side
 /// to move has fewer than 3 stones left (it has lost). Fails on an invalid position and
 /// on one where the opponent has fewer than 3 stones (no move could lead there).
 pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
-    pos.validate()?;
+    sector_of_in(&Rules::STANDARD, pos)
+}
+
+/// [`sector_of`] under `rules`, which bound the stones a side may have.
+pub fn sector_of_in(rules: &Rules, pos: &Position) -> Result<Option<Sector>, ProbeError> {
+    pos.validate_in(rules)?;
     let (m, o) = (pos.mover().count_ones() as u8, pos.opponent().count_ones() as u8);
     let (mh, oh) = if pos.to_move == Color::White { (pos.white_hand, pos.black_hand) } else { (pos.black_hand, pos.white_hand) };
     if m + mh < 3 {
@@ -134,8 +144,8 @@ pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
 
 /// Every legal move with the position it leads to, and whether it captures the
 /// opponent down to two stones (a win at once, with no table to read).
-fn children(pos: &Position) -> Vec<(crate::movegen::Move, Position, bool)> {
-    pos.children().into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && matches!(sector_of(&child), Ok(None)))).collect()
+fn children(rules: &Rules, pos: &Position) -> Vec<(crate::movegen::Move, Position, bool)> {
+    pos.children_in(rules).into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && matches!(sector_of_in(rules, &child), Ok(None)))).collect()
 }
 
 impl Tablebase {
@@ -177,7 +187,7 @@ impl Tablebase {
         Ok(Tablebase(Arc::new(Inner {
             dir: dir.to_owned(),
             rules,
-            files: (0..10_000).map(|_| OnceLock::new()).collect(),
+            files: (0..(crate::sector::STONES as usize + 1).pow(4)).map(|_| OnceLock::new()).collect(),
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
         })))
@@ -206,7 +216,7 @@ impl Tablebase {
     pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
         let sub: Sector = sub.into();
         // Fields are public, so a sector may be out of range: an error, not a panic.
-        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= 9) else {
+        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= crate::sector::STONES) else {
             return Err(TableError::NoSuchSector(sub));
         };
         if let Some(t) = cell.get() {
@@ -255,7 +265,7 @@ impl Tablebase {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        let Some(sector) = sector_of(pos)? else { return Ok(Wdl::Loss) };
+        let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(Wdl::Loss) };
         match self.lookup_wdl(sector, pos) {
             // A compact set (see `compact`) leaves the table out: one ply gives it.
             Err(missing @ TableError::Missing { .. }) => match self.derive_wdl(pos) {
@@ -282,8 +292,8 @@ impl Tablebase {
     /// each of which must be present: a win if a move wins, a loss if every move loses.
     fn derive_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
         let mut best = Wdl::Loss;
-        for (_, child, wins) in children(pos) {
-            let w = match (wins, sector_of(&child)) {
+        for (_, child, wins) in children(self.rules(), pos) {
+            let w = match (wins, sector_of_in(self.rules(), &child)) {
                 (true, _) => Wdl::Win,
                 (false, Ok(Some(cs))) => self.lookup_wdl(cs, &child)?.parent(),
                 (false, _) => unreachable!("a move without capture leaves both sides in the game"),
@@ -340,7 +350,7 @@ impl Tablebase {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        let Some(sector) = sector_of(pos)? else { return Ok(Value::Loss(0)) };
+        let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(Value::Loss(0)) };
         // One choice of code path a probe: the index computation lands in the copy
         // with popcnt (see `cpu`).
         match crate::cpu::fast!(self.lookup(sector, pos)) {
@@ -364,8 +374,8 @@ impl Tablebase {
     /// values one ply up, each child read from its own table, which must be present.
     fn derive(&self, pos: &Position) -> Result<Value, TableError> {
         let mut best: Option<Value> = None;
-        for (_, child, wins) in children(pos) {
-            let v = match (wins, sector_of(&child)) {
+        for (_, child, wins) in children(self.rules(), pos) {
+            let v = match (wins, sector_of_in(self.rules(), &child)) {
                 (true, _) => Value::Win(1),
                 (false, Ok(Some(cs))) => self.lookup(cs, &child)?.parent(),
                 (false, _) => unreachable!("a move without capture leaves both sides in the game"),
@@ -430,11 +440,11 @@ impl Tablebase {
     /// Every legal move with the position it leads to and its value for the side that
     /// plays it, best first (see [`Tablebase::best_move`]); empty when the game is over.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<MoveInfo>, ProbeError> {
-        if sector_of(pos)?.is_none() {
+        if sector_of_in(self.rules(), pos)?.is_none() {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
-        for (mv, child, wins) in children(pos) {
+        for (mv, child, wins) in children(self.rules(), pos) {
             let value = if wins { Value::Win(1) } else { self.probe(&child)?.parent() };
             out.push(MoveInfo { mv, child, value });
         }
@@ -445,11 +455,11 @@ impl Tablebase {
     /// Like `probe_moves`, results only: reads only WLD planes, so it also works on
     /// tables whose depths were stripped. Wins first, then draws, then losses.
     pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<MoveInfo<Wdl>>, ProbeError> {
-        if sector_of(pos)?.is_none() {
+        if sector_of_in(self.rules(), pos)?.is_none() {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
-        for (mv, child, wins) in children(pos) {
+        for (mv, child, wins) in children(self.rules(), pos) {
             let value = if wins { Wdl::Win } else { self.probe_wdl(&child)?.parent() };
             out.push(MoveInfo { mv, child, value });
         }
@@ -472,7 +482,7 @@ pub(crate) fn line(
         let Some(best) = moves(&at)?.into_iter().next() else { break };
         // A win in 1 may end the game: the position after it is lost, with no table.
         let child_value = match best.value {
-            Value::Win(1) if matches!(sector_of(&best.child), Ok(None)) => Value::Loss(0),
+            Value::Win(1) if best.child.mover().count_ones() + best.child.mover_hand() as u32 <= 2 => Value::Loss(0),
             _ => value(&best.child)?,
         };
         line.push(LineStep { mv: best.mv, position: best.child, value: child_value });

@@ -110,6 +110,7 @@ pub mod rules;
 pub mod solve;
 
 pub use moves::{children, Terminal};
+#[allow(unused_imports)]
 pub use rules::{Board, RefRules, Removal};
 pub use solve::{Sector, Solver};
 
