@@ -28,7 +28,7 @@ pub const NONE: u8 = u8::MAX;
 ///
 /// let m: Move = "a1-a4xd7".parse()?;
 /// let point = |name| point_by_name(name).unwrap() as u8;
-/// assert_eq!(m, Move { from: point("a1"), to: point("a4"), capture: point("d7") });
+/// assert_eq!(m, Move { from: point("a1"), to: point("a4"), capture: point("d7"), capture2: NONE });
 ///
 /// let place: Move = "d1".parse()?;
 /// assert_eq!((place.from, place.capture), (NONE, NONE));
@@ -38,6 +38,9 @@ pub const NONE: u8 = u8::MAX;
 /// }
 /// assert_eq!(" A1-A4 ".parse::<Move>()?.to_string(), "a1-a4");
 /// assert!("a1-z9".parse::<Move>().is_err());
+/// // A double mill under `take=each` takes two stones, named in either order.
+/// assert_eq!("d1xg7xa7".parse::<Move>()?.to_string(), "d1xa7xg7");
+/// assert!("d1xa7xa7".parse::<Move>().is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -48,6 +51,10 @@ pub struct Move {
     pub to: u8,
     /// The opponent's stone removed, or [`NONE`].
     pub capture: u8,
+    /// A second stone removed by a double mill under `take=each` (the higher-numbered
+    /// of the two, so that a move names a set of stones, whatever the order of
+    /// removal), or [`NONE`].
+    pub capture2: u8,
 }
 
 impl fmt::Display for Move {
@@ -59,13 +66,16 @@ impl fmt::Display for Move {
         if self.capture != NONE {
             write!(f, "x{}", NAMES[self.capture as usize])?;
         }
+        if self.capture2 != NONE {
+            write!(f, "x{}", NAMES[self.capture2 as usize])?;
+        }
         Ok(())
     }
 }
 
 /// A move string that is not a move of the notation; holds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid move '{0}': expected d1, a1-a4, a1-a4xd7 or d1xg7")]
+#[error("invalid move '{0}': expected d1, a1-a4, a1-a4xd7 or d1xg7 (d1xg7xa7 where a double mill takes two stones)")]
 pub struct MoveParseError(pub String);
 
 impl std::str::FromStr for Move {
@@ -76,15 +86,21 @@ impl std::str::FromStr for Move {
     fn from_str(text: &str) -> Result<Move, MoveParseError> {
         let err = || MoveParseError(text.to_string());
         let point = |s: &str| crate::geometry::point_by_name(s).map(|p| p as u8).ok_or_else(err);
-        let (head, capture) = match text.trim().split_once('x') {
-            Some((h, c)) => (h, point(c)?),
-            None => (text.trim(), NONE),
+        let mut parts = text.trim().split('x');
+        let head = parts.next().unwrap_or_default();
+        let captures = parts.map(point).collect::<Result<Vec<u8>, _>>()?;
+        let (capture, capture2) = match captures[..] {
+            [] => (NONE, NONE),
+            [c] => (c, NONE),
+            // Two stones taken by a double mill (`take=each`), named in either order.
+            [a, b] if a != b => (a.min(b), a.max(b)),
+            _ => return Err(err()),
         };
         let (from, to) = match head.split_once('-') {
             Some((f, t)) => (point(f)?, point(t)?),
             None => (NONE, point(head)?),
         };
-        Ok(Move { from, to, capture })
+        Ok(Move { from, to, capture, capture2 })
     }
 }
 
@@ -126,19 +142,30 @@ pub fn for_each_move_against(g: &Game, mover: Bits, opp: Bits, opp_hand: u8, mut
             let mills = g.mills_closed(after, to);
             // A mill that can take nothing (see `Game::removable`) is a plain move.
             if mills == 0 || rem == 0 {
-                f(Move { from: from as u8, to: to as u8, capture: NONE }, opp, after);
+                f(Move { from: from as u8, to: to as u8, capture: NONE, capture2: NONE }, opp, after);
             } else if mills >= 2 && g.take_each {
                 g.for_each_removal(opp, opp_hand as u32, mills, |left| {
-                    let capture = (opp & !left).trailing_zeros() as u8;
-                    f(Move { from: from as u8, to: to as u8, capture }, left, after)
+                    let (capture, capture2) = removed_pair(opp, left);
+                    f(Move { from: from as u8, to: to as u8, capture, capture2 }, left, after)
                 });
             } else {
                 for r in BitIter(rem) {
-                    f(Move { from: from as u8, to: to as u8, capture: r as u8 }, opp ^ (1 << r), after);
+                    f(Move { from: from as u8, to: to as u8, capture: r as u8, capture2: NONE }, opp ^ (1 << r), after);
                 }
             }
         }
     }
+}
+
+/// The stones removed from `opp` to leave `left`, lowest first, as a move names them:
+/// (`NONE`, `NONE`) for none, (`p`, `NONE`) for one.
+#[inline]
+pub fn removed_pair(opp: Bits, left: Bits) -> (u8, u8) {
+    let gone = opp & !left;
+    let first = if gone == 0 { NONE } else { gone.trailing_zeros() as u8 };
+    let rest = gone & gone.wrapping_sub(1);
+    let second = if rest == 0 { NONE } else { rest.trailing_zeros() as u8 };
+    (first, second)
 }
 
 /// Whether the side to move has no legal move (it cannot fly and every stone is stuck).

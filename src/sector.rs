@@ -296,10 +296,10 @@ mod tests {
 
     #[test]
     fn names_round_trip() {
-        for text in ["3-3", "9-9", "0-0-9-9", "8-8-1-1", "3-6-0-3"] {
+        for text in ["3-3", "9-9", "0-0-9-9", "8-8-1-1", "3-6-0-3", "12-12", "9-9-1-0"] {
             assert_eq!(text.parse::<Sector>().unwrap().to_string(), text);
         }
-        for bad in ["2-3", "0-0-9", "0-0-2-2", "9-9-1-0", "x", "3-3-0-0-0", "1-1"] {
+        for bad in ["2-3", "0-0-9", "0-0-2-2", "12-12-1-0", "13-3", "x", "3-3-0-0-0", "1-1"] {
             assert!(bad.parse::<Sector>().is_err(), "{bad}");
         }
     }

@@ -213,7 +213,7 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
         let target_index = members[members[j].target].index;
         // Captures by one stone (and by two under `take=each`), by stones removed.
         let captures: Vec<Option<(SubspaceIndex, &[u8])>> =
-            (1..=2).map(|k| sub.after_removing(k).map(|c| (SubspaceIndex::new(c), solved.values(c)))).collect();
+            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each).map(|c| (SubspaceIndex::new(c), solved.values(c)))).collect();
         let captures = &captures;
         let (full_draw, full) = (game.full_board_draw, game.full);
         let m = &mut members[j];

@@ -127,7 +127,7 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
         let mirror = (SubspaceIndex::new(sub.mirror()), &loaded[&sub.mirror()]);
         // Children by stones removed: one, and two under `take=each`.
         let captures: Vec<Option<(SubspaceIndex, &Vec<u8>)>> =
-            (1..=2).map(|k| sub.after_removing(k).map(|c| (SubspaceIndex::new(c), &loaded[&c]))).collect();
+            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each).map(|c| (SubspaceIndex::new(c), &loaded[&c]))).collect();
         let (full_draw, full) = (game.full_board_draw, game.full);
         let values = &loaded[&sub];
         let found = Mutex::new(Vec::new());

@@ -260,14 +260,15 @@ pub(crate) fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, m
         let after = mover | 1 << to;
         let mills = game.mills_closed(after, to);
         if mills == 0 || rem == 0 {
-            f(Move { from: NONE, to: to as u8, capture: NONE }, after, opp);
+            f(Move { from: NONE, to: to as u8, capture: NONE, capture2: NONE }, after, opp);
         } else if mills >= 2 && game.take_each {
             game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
-                f(Move { from: NONE, to: to as u8, capture: (opp & !left).trailing_zeros() as u8 }, after, left)
+                let (capture, capture2) = crate::movegen::removed_pair(opp, left);
+                f(Move { from: NONE, to: to as u8, capture, capture2 }, after, left)
             });
         } else {
             for r in BitIter(rem) {
-                f(Move { from: NONE, to: to as u8, capture: r as u8 }, after, opp & !(1 << r));
+                f(Move { from: NONE, to: to as u8, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
             }
         }
     }

@@ -216,7 +216,7 @@ impl Tablebase {
     pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
         let sub: Sector = sub.into();
         // Fields are public, so a sector may be out of range: an error, not a panic.
-        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= crate::sector::STONES) else {
+        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= self.rules().stones) else {
             return Err(TableError::NoSuchSector(sub));
         };
         if let Some(t) = cell.get() {
