@@ -7,7 +7,7 @@
 //! keeps every complete table and solves only what is missing or damaged.
 
 use crate::index::SubspaceIndex;
-use crate::placement::induction::solve_sector_in;
+use crate::placement::induction::{solve_sector_in, SectorTables};
 use crate::sector::Sector;
 use crate::solver::{solve_unit_in, Progress, Solved, Stats};
 use crate::subspace::{Subspace, Unit};
@@ -118,9 +118,28 @@ fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
 
 /// The placement sectors to solve, children first.
 pub fn plan_sectors(opts: &Options) -> Result<Vec<Sector>, TableError> {
+    Ok(plan_units(opts)?.into_iter().flatten().collect())
+}
+
+/// The placement sectors to solve in units, children first: one sector each, or
+/// under Lasker rules a sector with its mirror where each side may move a stone.
+pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
     match start_sectors(opts) {
         None => Ok(vec![]),
-        Some(set) => Sector::solve_order_in(&set, opts.rules.game()).map_err(TableError::from),
+        Some(set) => Sector::solve_units_in(&set, opts.rules.game()).map_err(TableError::from),
+    }
+}
+
+/// Solves one unit of placement sectors: by one pass of induction, or by the
+/// retrograde solver under Lasker rules (where moves of a stone lead from the unit
+/// back into it).
+pub fn solve_placement_unit(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>)> {
+    // Induction knows placements only: a Lasker sector's moves go to the retrograde
+    // solver even where they leave the unit.
+    if unit.len() == 1 && !unit[0].cyclic_in(game) && !game.rules.lasker {
+        vec![(unit[0], solve_sector_in(game, unit[0], tables, progress))]
+    } else {
+        crate::solver::solve_sectors(game, unit, tables, progress)
     }
 }
 
@@ -168,10 +187,9 @@ impl Solved for Cache {
 /// with the stones: every subspace to `s + o = 8` takes seconds, the whole game about an
 /// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
-    // The engine solves every rule set on the 24-point boards, the placement phase of
-    // Lasker's (whose sectors with stones in hand have cycles) not yet.
+    // The engine solves every rule set on the 24-point boards.
     let game = opts.rules.game();
-    if !game.is_24() || (!opts.starts.is_empty() && opts.rules.lasker) {
+    if !game.is_24() {
         return Err(TableError::Unsolvable(opts.rules));
     }
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
@@ -238,7 +256,7 @@ fn resolvable(e: &TableError) -> bool {
 /// exceed the budget (the one needed last goes first).
 struct SectorCache(HashMap<Sector, Vec<u8>>);
 
-impl crate::placement::induction::SectorTables for SectorCache {
+impl SectorTables for SectorCache {
     fn values(&self, sector: Sector) -> &[u8] {
         &self.0[&sector]
     }
@@ -246,24 +264,35 @@ impl crate::placement::induction::SectorTables for SectorCache {
 
 /// Solves the placement sectors of `opts.starts`, children first.
 fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
-    let order = plan_sectors(opts)?;
+    let units = plan_units(opts)?;
     let game = opts.rules.game();
+    let count: usize = units.iter().map(|u| u.len()).sum();
     let mut cache = SectorCache(HashMap::new());
     let mut reports = Vec::new();
-    for (pos, &sector) in order.iter().enumerate() {
-        reporter.sector_start(sector, pos, order.len());
-        match existing(&opts.dir, &opts.rules, sector) {
-            Ok(Some(t)) => {
+    let mut done = 0;
+    for (pos, unit) in units.iter().enumerate() {
+        let mut present = Vec::new();
+        for &sector in unit {
+            reporter.sector_start(sector, done, count);
+            done += 1;
+            match existing(&opts.dir, &opts.rules, sector) {
+                Ok(Some(t)) => present.push((sector, t)),
+                Ok(None) => {}
+                Err(e) if resolvable(&e) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if present.len() == unit.len() {
+            for (sector, t) in present {
                 let r = Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() };
                 reporter.done(&r);
                 reports.push(r);
-                continue;
             }
-            Ok(None) => {}
-            Err(e) if resolvable(&e) => {}
-            Err(e) => return Err(e),
+            continue;
         }
-        let children = sector.children_in(game);
+        let mut children: Vec<Sector> = unit.iter().flat_map(|x| x.children_in(game)).filter(|c| !unit.contains(c)).collect();
+        children.sort();
+        children.dedup();
         for &child in &children {
             if !cache.0.contains_key(&child) {
                 let t = TableFile::open(&table_path(&opts.dir, child), child, &opts.rules)?;
@@ -271,16 +300,18 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
             }
         }
         let start = Instant::now();
-        let values = solve_sector_in(game, sector, &cache, reporter);
+        let solved = solve_placement_unit(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
-        let stats = Stats::of(&sector.index(), &values);
-        let file_bytes = write_table(&opts.dir, &opts.rules, sector, &values, &stats)?;
-        let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
-        reporter.done(&r);
-        reports.push(r);
-        cache.0.insert(sector, values);
-        // Keep what later sectors read, nearest use first, within the budget.
-        let next_use = |s: &Sector| order[pos + 1..].iter().position(|later| later.children_in(game).contains(s));
+        for (sector, values) in solved {
+            let stats = Stats::of(&sector.index(), &values);
+            let file_bytes = write_table(&opts.dir, &opts.rules, sector, &values, &stats)?;
+            let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
+            reporter.done(&r);
+            reports.push(r);
+            cache.0.insert(sector, values);
+        }
+        // Keep what later units read, nearest use first, within the budget.
+        let next_use = |s: &Sector| units[pos + 1..].iter().position(|later| later.iter().any(|x| x.children_in(game).contains(s)));
         cache.0.retain(|s, _| next_use(s).is_some());
         let mut kept: Vec<(usize, Sector, usize)> = cache.0.iter().map(|(s, v)| (next_use(s).unwrap_or(usize::MAX), *s, v.len())).collect();
         kept.sort();

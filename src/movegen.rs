@@ -126,18 +126,21 @@ pub fn targets(g: &Game, mover: Bits, from: usize, empty: Bits) -> Bits {
 /// No call at all means the side to move is blocked (see [`is_blocked`]).
 #[inline(always)]
 pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Move, Bits, Bits)) {
-    for_each_move_against(g, mover, opp, 0, f)
+    for_each_move_with(g, mover, opp, 0, 0, f)
 }
 
-/// [`for_each_move`] against an opponent with `opp_hand` stones still in hand (a
-/// start with fewer stones for the side that moves first): under `take=each` the
-/// removals stop once the opponent has fewer than 3 stones on the board and in hand.
+/// [`for_each_move`] with stones in hand: `mover_hand` counts towards the 3 stones
+/// that fly (a Lasker player may move with stones in hand), and against an opponent
+/// with `opp_hand` stones in hand the removals of `take=each` stop once it has fewer
+/// than 3 stones on the board and in hand.
 #[inline(always)]
-pub fn for_each_move_against(g: &Game, mover: Bits, opp: Bits, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
+pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
     let empty = !(mover | opp) & g.full;
     let rem = g.removable(opp);
+    let flies = g.flies(mover.count_ones() + mover_hand as u32);
     for from in BitIter(mover) {
-        for to in BitIter(targets(g, mover, from, empty)) {
+        let to_points = if flies { empty } else { g.adj[from] & empty };
+        for to in BitIter(to_points) {
             let after = mover ^ (1 << from) ^ (1 << to);
             let mills = g.mills_closed(after, to);
             // A mill that can take nothing (see `Game::removable`) is a plain move.
@@ -181,9 +184,16 @@ pub fn is_blocked(g: &Game, mover: Bits, opp: Bits) -> bool {
 /// Calls `f(parent_mover, parent_opp)` for every position that reaches `(mover, opp)`
 /// by a move that removed nothing. The parent's side to move owns `opp` here.
 #[inline]
-pub fn for_each_unmove(g: &Game, mover: Bits, opp: Bits, mut f: impl FnMut(Bits, Bits)) {
+pub fn for_each_unmove(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Bits, Bits)) {
+    for_each_unmove_with(g, mover, opp, 0, f)
+}
+
+/// [`for_each_unmove`] into a parent whose side to move had `parent_hand` stones in
+/// hand (a Lasker player moves with stones in hand; they count towards flying).
+#[inline]
+pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut f: impl FnMut(Bits, Bits)) {
     let empty = !(mover | opp) & g.full;
-    let flying = g.flies(opp.count_ones());
+    let flying = g.flies(opp.count_ones() + parent_hand as u32);
     // A move onto `to` that completed a mill removed a stone of `mover`, unless the
     // rules left none to remove (`removal=strict` with every stone in a mill).
     let mills_remove = g.removable(mover) != 0;

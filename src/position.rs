@@ -243,7 +243,7 @@ impl Position {
         self.children().into_iter().map(|(mv, _)| mv).collect()
     }
 
-    /// [`Position::legal_moves`] under `rules` (a 24-point board; not `lasker`).
+    /// [`Position::legal_moves`] under `rules` (a 24-point board).
     pub fn legal_moves_in(&self, rules: &Rules) -> Vec<crate::movegen::Move> {
         self.children_in(rules).into_iter().map(|(mv, _)| mv).collect()
     }
@@ -256,7 +256,7 @@ impl Position {
         self.play_in(&Rules::STANDARD, mv)
     }
 
-    /// [`Position::play`] under `rules` (a 24-point board; not `lasker`).
+    /// [`Position::play`] under `rules` (a 24-point board).
     pub fn play_in(&self, rules: &Rules, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
         self.children_in(rules).into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(mv.to_string(), self.to_string()))
     }
@@ -266,9 +266,8 @@ impl Position {
         self.children_in(&Rules::STANDARD)
     }
 
-    /// [`Position::children`] under `rules` (a 24-point board; not `lasker`: there a
-    /// side with stones in hand may also move, which this does not generate). A full
-    /// board has no move, under either `full-board` option.
+    /// [`Position::children`] under `rules` (a 24-point board). A full board has no
+    /// move, under either `full-board` option.
     pub fn children_in(&self, rules: &Rules) -> Vec<(crate::movegen::Move, Position)> {
         use crate::placement::{for_each_ply_move, Ply};
         let game = rules.game();
@@ -278,9 +277,9 @@ impl Position {
             return Vec::new();
         }
         let ply = Ply { white_hand: self.white_hand, black_hand: self.black_hand, to_move: self.to_move };
-        let next = ply.next();
         let mut out = Vec::new();
         for_each_ply_move(game, ply, self.mover(), self.opponent(), |mv, after, opp_after| {
+            let next = ply.after(&mv);
             let (white, black) = ply.colours(after, opp_after);
             out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move }));
         });

@@ -131,6 +131,45 @@ impl Sector {
         Sector::new(next.s - k, next.o, next.sh, next.oh)
     }
 
+    /// Whether the side to move may move a stone on the board: it has one, and no
+    /// stone in hand, or the rules are Lasker's.
+    pub fn slides(&self, game: &crate::game::Game) -> bool {
+        self.s > 0 && (self.sh == 0 || game.rules.lasker)
+    }
+
+    /// Where moving a stone without removal leads: the mirror sector, both hands kept.
+    pub fn after_slide(&self) -> Sector {
+        Sector { s: self.o, o: self.s, sh: self.oh, oh: self.sh }
+    }
+
+    /// Where moving a stone that removes `k` leads (`None` when it wins at once).
+    pub fn after_slide_removing(&self, k: u8) -> Option<Sector> {
+        if self.o < k || k == 0 {
+            return None;
+        }
+        Sector::new(self.o - k, self.s, self.oh, self.sh)
+    }
+
+    /// The sectors solved together with this one: it and its mirror when moves
+    /// without removal lead from each to the other (a cycle: movement sectors, and
+    /// Lasker sectors where both sides have stones on the board), else itself alone.
+    pub fn unit_in(&self, game: &crate::game::Game) -> Vec<Sector> {
+        let mirror = self.after_slide();
+        if self.slides(game) && mirror.slides(game) && mirror != *self {
+            let mut v = vec![*self, mirror];
+            v.sort();
+            v
+        } else {
+            vec![*self]
+        }
+    }
+
+    /// Whether the unit of this sector has a cycle, so that the retrograde solver
+    /// solves it (a sector whose moves all leave it is solved by induction).
+    pub fn cyclic_in(&self, game: &crate::game::Game) -> bool {
+        self.slides(game) && self.after_slide().slides(game)
+    }
+
     /// The sectors this one's moves lead into (those that are not already over).
     ///
     /// A capture edge is listed whenever the opponent has a stone on the board, even
@@ -154,7 +193,63 @@ impl Sector {
         if game.take_each {
             out.extend(self.after_removing(2));
         }
+        // Lasker: with stones in hand and on the board, a stone may also move.
+        if self.places() && self.slides(game) {
+            out.extend(Sector::new(self.o, self.s, self.oh, self.sh));
+            out.extend(self.after_slide_removing(1));
+            if game.take_each {
+                out.extend(self.after_slide_removing(2));
+            }
+            out.sort();
+            out.dedup();
+        }
         out
+    }
+
+    /// The placement sectors of `set` in units (see [`Sector::unit_in`]), each unit
+    /// after every unit its moves lead into. Under rules without Lasker every unit is
+    /// one sector, in the order of [`Sector::solve_order_in`].
+    pub fn solve_units_in(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
+        if !game.rules.lasker {
+            return Ok(Sector::solve_order_in(set, game)?.into_iter().map(|x| vec![x]).collect());
+        }
+        let head = |x: Sector| x.unit_in(game)[0];
+        let mut state: HashMap<Sector, u8> = HashMap::new();
+        let mut order = vec![];
+        for &root in set.iter().filter(|s| !s.is_movement()) {
+            if state.contains_key(&head(root)) {
+                continue;
+            }
+            let mut stack = vec![(head(root), 0usize)];
+            state.insert(head(root), 1);
+            while let Some((node, next)) = stack.pop() {
+                let members = node.unit_in(game);
+                let mut kids: Vec<Sector> = members
+                    .iter()
+                    .flat_map(|m| m.children_in(game))
+                    .filter(|c| !c.is_movement() && set.contains(c) && !members.contains(c))
+                    .map(head)
+                    .collect();
+                kids.sort();
+                kids.dedup();
+                if next < kids.len() {
+                    stack.push((node, next + 1));
+                    let c = kids[next];
+                    match state.get(&c) {
+                        None => {
+                            state.insert(c, 1);
+                            stack.push((c, 0));
+                        }
+                        Some(1) => return Err(CycleError(c)),
+                        Some(_) => {}
+                    }
+                } else {
+                    state.insert(node, 2);
+                    order.push(members);
+                }
+            }
+        }
+        Ok(order)
     }
 
     /// The empty board of a game where White places `wk` and Black `bk` stones, White to

@@ -20,7 +20,10 @@
 
 use crate::game::Game;
 use crate::index::{SetOrbits, SubspaceIndex};
-use crate::movegen::{for_each_move, for_each_unmove};
+use crate::movegen::for_each_unmove_with;
+use crate::placement::for_each_ply_move;
+use crate::placement::induction::SectorTables;
+use crate::sector::Sector;
 use crate::subspace::{Subspace, Unit};
 use crate::value::{enc_loss, enc_win, Value, DRAW};
 use rayon::prelude::*;
@@ -115,12 +118,23 @@ impl Stats {
 }
 
 struct Member {
+    sector: Sector,
     index: SubspaceIndex,
     value: Vec<AtomicU8>,
     counter: Vec<AtomicU8>,
     cap_max: Vec<u8>,
-    /// Position in the unit of the subspace that non-capturing moves lead to.
-    target: usize,
+    /// Position in the unit of the sector that moves without removal lead to (none
+    /// where the side to move cannot move a stone, or its move leaves the unit).
+    target: Option<usize>,
+}
+
+/// Adapts movement tables by subspace to the sector lookup of the unit solver.
+struct BySubspace<'a>(&'a dyn Solved);
+
+impl SectorTables for BySubspace<'_> {
+    fn values(&self, sector: Sector) -> &[u8] {
+        self.0.values(sector.subspace().expect("a movement unit depends on movement subspaces"))
+    }
 }
 
 fn atomic_vec(n: usize) -> Vec<AtomicU8> {
@@ -192,36 +206,65 @@ pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> V
 /// Solves one unit under `game`'s rules (a 24-point board). `solved` must hold every
 /// subspace in `unit.dependencies_in(game)`.
 pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
-    assert!(game.is_24(), "the movement index covers the 24-point boards");
-    let subs = unit.members();
-    let mut members: Vec<Member> = subs
+    let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
+    solve_sectors(game, &sectors, &BySubspace(solved), progress)
+        .into_iter()
+        .map(|(sector, values)| (sector.subspace().expect("a movement unit"), values))
+        .collect()
+}
+
+/// Solves a unit of sectors joined by moves without removal: a movement unit, or
+/// under Lasker rules a placement sector with its mirror (the side to move may move a
+/// stone and keep its hand). `members` are one sector, or a sector and its
+/// `after_slide` mirror; `solved` holds every sector their other moves lead into
+/// (placements, removals, and a slide out of the unit). Returns each member's values,
+/// in `members` order.
+pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>)> {
+    assert!(game.is_24(), "the index covers the 24-point boards");
+    let name = members_in.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" + ");
+    let mut members: Vec<Member> = members_in
         .iter()
-        .map(|&sub| {
-            let index = SubspaceIndex::new(sub);
+        .map(|&sector| {
+            let index = sector.index();
             let n = index.len() as usize;
             assert!(n < u32::MAX as usize, "slots fit in u32");
-            let target = subs.iter().position(|&t| t == sub.mirror()).expect("unit is closed");
-            Member { index, value: atomic_vec(n), counter: atomic_vec(n), cap_max: vec![0; n], target }
+            let target = if sector.slides(game) { members_in.iter().position(|&t| t == sector.after_slide()) } else { None };
+            Member { sector, index, value: atomic_vec(n), counter: atomic_vec(n), cap_max: vec![0; n], target }
         })
         .collect();
     let frontier = Frontier::new(members.len());
 
     let total: u64 = members.iter().map(|m| m.index.len()).sum();
-    progress.begin(&format!("{unit}: initialise"), total);
+    progress.begin(&format!("{name}: initialise"), total);
     for j in 0..members.len() {
-        let sub = members[j].index.sub;
-        let target_index = members[members[j].target].index;
-        // Captures by one stone (and by two under `take=each`), by stones removed.
-        let captures: Vec<Option<(SubspaceIndex, &[u8])>> =
-            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each).map(|c| (SubspaceIndex::new(c), solved.values(c)))).collect();
-        let captures = &captures;
+        let sector = members[j].sector;
+        let target_index = members[j].target.map(|t| members[t].index);
+        // Children outside the unit, by [placed][stones removed]: `None` where a removal
+        // leaves the opponent below 3 stones (a win at once), or no such move exists.
+        let table = |x: Option<Sector>| x.map(|c| (c.index(), solved.values(c)));
+        let take_two = |k: u8| k == 1 || game.take_each;
+        let slides = sector.slides(game);
+        let outside: [[Option<(SubspaceIndex, &[u8])>; 3]; 2] = [
+            [
+                if slides && target_index.is_none() { table(Some(sector.after_slide())) } else { None },
+                table(sector.after_slide_removing(1).filter(|_| slides)),
+                table(sector.after_slide_removing(2).filter(|_| slides && take_two(2))),
+            ],
+            [
+                table(Some(sector.after_move()).filter(|_| sector.places())),
+                table(sector.after_removing(1).filter(|_| sector.places())),
+                table(sector.after_removing(2).filter(|_| sector.places() && take_two(2))),
+            ],
+        ];
+        let outside = &outside;
+        let ply = crate::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
         let (full_draw, full) = (game.full_board_draw, game.full);
         let m = &mut members[j];
         let (index, value, counter) = (&m.index, &m.value, &m.counter);
         let frontier = &frontier;
-        let opp_orbits = SetOrbits::get(sub.o as usize);
+        let opp_orbits = SetOrbits::get(sector.o as usize);
         m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| crate::cpu::fast!({
-            let mut kids = [0u64; 64];
+            let mut kids = [0u64; 128];
             let mut decided: Vec<(u16, u32)> = Vec::new();
             let first = (c * CHUNK) as u64;
             for ((i, mover, opp), cap_slot) in index.walk(first, first + cap_chunk.len() as u64).zip(cap_chunk.iter_mut()) {
@@ -231,30 +274,37 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
                 }
                 let (mut n, mut any) = (0usize, false);
                 // Non-capturing children keep our opponent's stones as their mover's.
-                let prep = target_index.prepare(opp, true);
-                let mut last_capturer = [0 as crate::geometry::Bits; 2];
-                let mut cap_prep = [None, None];
+                let prep = target_index.and_then(|t| t.prepare(opp, true));
+                let mut last_capturer = [0 as crate::geometry::Bits; 3];
+                let mut cap_prep = [None, None, None];
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
-                for_each_move(game, mover, opp, #[inline(always)] |_, cm, co| {
+                for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
+                    let (cm, co) = (opp_after, after);
                     any = true;
-                    let removed = sub.o as u32 - cm.count_ones();
-                    if removed == 0 {
-                        kids[n] = target_index.index_with(&prep, cm, co);
+                    let removed = (sector.o as u32 - cm.count_ones()) as usize;
+                    let placed = (mv.from == crate::movegen::NONE) as usize;
+                    if removed == 0 && placed == 0 && target_index.is_some() {
+                        kids[n] = target_index.expect("checked").index_with(&prep, cm, co);
                         n += 1;
-                    } else if let Some((ci, capture_values)) = &captures[removed as usize - 1] {
+                    } else if let Some((ci, child_values)) = &outside[placed][removed] {
                         // Captures after one move share the capturer's stones (the child's
                         // opponent set), so their canonicalisation is prepared once per move.
-                        let k = removed as usize - 1;
-                        if co != last_capturer[k] {
-                            last_capturer[k] = co;
-                            cap_prep[k] = ci.prepare(co, false);
-                        }
-                        match Value::decode(capture_values[ci.index_with(&cap_prep[k], cm, co) as usize]) {
+                        let ci_slot = if placed == 0 {
+                            if co != last_capturer[removed] {
+                                last_capturer[removed] = co;
+                                cap_prep[removed] = ci.prepare(co, false);
+                            }
+                            ci.index_with(&cap_prep[removed], cm, co)
+                        } else {
+                            ci.index(cm, co)
+                        };
+                        match Value::decode(child_values[ci_slot as usize]) {
                             Value::Loss(d) => best_loss = best_loss.min(d),
                             Value::Win(d) => cap_win = cap_win.max(d),
                             Value::Draw => cap_draw = true,
                         }
                     } else {
+                        debug_assert!(removed > 0, "a move without removal has a child sector");
                         best_loss = 0; // the opponent is left with two stones
                     }
                 });
@@ -291,11 +341,17 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
             continue;
         }
         assert!(d <= crate::value::MAX_LOSS, "depth {d} exceeds the value encoding");
-        progress.begin(&format!("{unit}: depth {d}"), count as u64);
+        progress.begin(&format!("{name}: depth {d}"), count as u64);
         let target_byte = if d % 2 == 1 { enc_win(d) } else { enc_loss(d) };
         for (j, list) in lists.iter().enumerate() {
             let child = &members[j];
-            let parent = &members[child.target];
+            // Parents reach this member by a move without removal: they are the member
+            // this one's own such moves lead to (the two mirror each other).
+            let Some(parent_at) = child.target else { continue };
+            let parent = &members[parent_at];
+            debug_assert_eq!(parent.target, Some(j), "a unit's members mirror each other");
+            // The parent's side to move is this sector's opponent, with its hand.
+            let parent_hand = child.sector.oh;
             let frontier = &frontier;
             let mover_orbits = SetOrbits::get(child.index.sub.s as usize);
             list.par_chunks(CHUNK / 4).for_each(|slots| crate::cpu::fast!({
@@ -310,7 +366,7 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
                     let mut k = 0;
                     // Parents keep this position's mover as their opponent.
                     let prep = parent.index.prepare(mover, false);
-                    for_each_unmove(game, mover, opp, #[inline(always)] |pm, po| {
+                    for_each_unmove_with(game, mover, opp, parent_hand, #[inline(always)] |pm, po| {
                         let p = parent.index.index_with(&prep, pm, po);
                         prefetch(&parent.value[p as usize]);
                         prefetch(&parent.counter[p as usize]);
@@ -350,11 +406,11 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
                         }
                     }
                 }
-                frontier.flush(child.target, &mut decided);
+                frontier.flush(parent_at, &mut decided);
                 progress.advance(slots.len() as u64);
             }));
         }
     }
 
-    members.drain(..).map(|m| (m.index.sub, into_plain(m.value))).collect()
+    members.drain(..).map(|m| (m.sector, into_plain(m.value))).collect()
 }

@@ -270,14 +270,15 @@ fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<S
                     // The child, from its own side to move's point of view, found by
                     // its stone counts rather than assumed from the sector graph.
                     let (cs, co) = (opp_after.count_ones() as u8, after.count_ones() as u8);
-                    if Sector::new(cs, co, sector.oh, sector.sh.saturating_sub(1)).is_none() {
+                    let sh_after = if mv.from == NONE { sector.sh.saturating_sub(1) } else { sector.sh };
+                    if Sector::new(cs, co, sector.oh, sh_after).is_none() {
                         assert!(mv.capture != NONE, "a move without capture leaves both sides in the game");
                         wins_now = true;
                         return;
                     }
                     let k = children
                         .iter()
-                        .position(|c| c.0.s == cs && c.0.o == co)
+                        .position(|c| c.0.s == cs && c.0.o == co && c.0.oh == sh_after)
                         .expect("every child is in a child sector");
                     let ci = children[k].1.index_with(if Some(k) == plain { &prep } else { &None }, opp_after, after);
                     crate::placement::prefetch(children[k].2.as_ptr().wrapping_add(ci as usize));

@@ -10,7 +10,6 @@
 mod reference_family;
 
 use morris::generate::{self, Options};
-use morris::placement::induction::solve_sector_in;
 use morris::solver::{solve_unit_in, NoProgress};
 use morris::{Rules, Sector, Subspace, Unit, Value};
 use std::path::PathBuf;
@@ -156,9 +155,10 @@ fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
         }
     }
     let mut all: HashMap<Sector, Vec<u8>> = movement.into_iter().map(|(s, v)| (s.into(), v)).collect();
-    for sector in generate::plan_sectors(&opts).unwrap() {
-        let values = solve_sector_in(game, sector, &all, &NoProgress);
-        all.insert(sector, values);
+    for unit in generate::plan_units(&opts).unwrap() {
+        for (sector, values) in generate::solve_placement_unit(game, &unit, &all, &NoProgress) {
+            all.insert(sector, values);
+        }
     }
     all
 }
@@ -277,6 +277,8 @@ fn children_equal_the_references_on_random_positions() {
         "morabaraba,take=each",
         "morabaraba,take=each,removal=strict",
         "twelve,removal=lenient,take=each",
+        "lasker",
+        "lasker,take=each,removal=strict",
     ] {
         let rules: Rules = rule_set.parse().unwrap();
         let game = rules.game();
@@ -309,7 +311,7 @@ fn children_equal_the_references_on_random_positions() {
             let (em, eo) = (to_engine(&rules, mover), to_engine(&rules, opp));
             let mut got: Vec<(u32, u32, u32, u32)> = morris::placement::children_in(game, em, eo, mh as u8, oh as u8)
                 .into_iter()
-                .map(|(cm, co)| (cm, co, oh, mh.saturating_sub(1)))
+                .map(|(cm, co, cmh, coh)| (cm, co, cmh as u32, coh as u32))
                 .collect();
             want.sort();
             want.dedup();
@@ -325,5 +327,34 @@ fn children_equal_the_references_on_random_positions() {
             let by_move = rules.board == morris::rules::Board::NineDiagonal;
             assert!(doubles[1] > 0 && (doubles[0] > 0) == by_move, "{rule_set}: double mills {doubles:?}, so take=each was not tested");
         }
+    }
+}
+
+/// Lasker: a side with stones in hand may move instead of placing, so sectors with
+/// stones in hand pair into cyclic units, solved by the retrograde solver.
+#[test]
+fn start_3_3_lasker() {
+    compare_start("lasker", 3, 3);
+}
+
+/// VARIANTS.md, Table III (Gévay & Danner): the Lasker starts with wk, bk <= 5,
+/// solved by the engine alone.
+#[test]
+fn lasker_table_iii() {
+    let rules: Rules = "lasker".parse().unwrap();
+    let published = [
+        ((3, 3), Value::Win(23)),
+        ((3, 4), Value::Draw),
+        ((3, 5), Value::Draw),
+        ((4, 3), Value::Draw),
+        ((4, 4), Value::Draw),
+        ((4, 5), Value::Draw),
+        ((5, 3), Value::Win(9)),
+        ((5, 4), Value::Draw),
+        ((5, 5), Value::Draw),
+    ];
+    for ((wk, bk), want) in published {
+        let tables = engine_start(&rules, wk, bk);
+        assert_eq!(start_value(&tables, wk, bk), want, "Lasker {wk}-{bk}");
     }
 }

@@ -27,7 +27,7 @@ pub use tt::Tt;
 use crate::game::Game;
 use crate::geometry::{BitIter, Bits};
 use crate::index::SubspaceIndex;
-use crate::movegen::{for_each_move, for_each_move_against, Move, NONE};
+use crate::movegen::{for_each_move, for_each_move_with, Move, NONE};
 use crate::position::{Color, Position};
 use crate::subspace::Subspace;
 use crate::table::TableError;
@@ -219,6 +219,15 @@ impl Ply {
         p.to_move = self.to_move.other();
         p
     }
+    /// The ply after `mv`: a placement empties the hand by one, a move (Lasker, with
+    /// stones in hand) keeps it.
+    pub fn after(self, mv: &Move) -> Ply {
+        if mv.from == NONE {
+            self.next()
+        } else {
+            Ply { to_move: self.to_move.other(), ..self }
+        }
+    }
     pub fn mover_hand(self) -> u8 {
         if self.to_move == Color::White { self.white_hand } else { self.black_hand }
     }
@@ -245,12 +254,18 @@ impl Ply {
 
 /// Calls `f(move, mover_after, opp_after)` for every move of the side to move at a ply
 /// (placements while it has stones in hand, moves after), from its own point of view,
-/// under `game`'s rules (not `lasker`: a side with stones in hand places).
+/// under `game`'s rules. Under `lasker` a side with stones both in hand and on the
+/// board may also move a stone (the moves come after the placements); the hand of a
+/// side that moves stays as it is (see [`Ply::after`]).
 #[inline(always)]
 pub(crate) fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move_against(game, mover, opp, ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move_with(game, mover, opp, 0, ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
         return;
+    }
+    // Lasker: a side with stones both in hand and on the board may move instead.
+    if game.rules.lasker && mover != 0 {
+        for_each_move_with(game, mover, opp, ply.mover_hand(), ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
     }
     let empty = !(mover | opp) & game.full;
     // Empty when a mill takes nothing: against an empty board, or `removal=strict`
@@ -331,14 +346,17 @@ mod tests {
     }
 }
 
-/// The children of a position under `game`'s rules (not `lasker`), each from its own
-/// side to move's point of view: `(mover, opp)` bitboards after the move and its
+/// The children of a position under `game`'s rules, each from its own side to move's
+/// point of view: `(mover, opp, mover_hand, opp_hand)` after the move and its
 /// removals. `mover_hand` and `opp_hand` are the stones in hand before the move. For
 /// tests that compare move generation with an independent implementation; the solvers
 /// use the same generator through `for_each_ply_move`.
-pub fn children_in(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Vec<(Bits, Bits)> {
+pub fn children_in(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Vec<(Bits, Bits, u8, u8)> {
     let ply = Ply { white_hand: mover_hand, black_hand: opp_hand, to_move: Color::White };
     let mut out = Vec::new();
-    for_each_ply_move(game, ply, mover, opp, |_, after, opp_after| out.push((opp_after, after)));
+    for_each_ply_move(game, ply, mover, opp, |mv, after, opp_after| {
+        let next = ply.after(&mv);
+        out.push((opp_after, after, next.black_hand, next.white_hand))
+    });
     out
 }
