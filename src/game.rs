@@ -13,6 +13,10 @@ use std::sync::{Mutex, OnceLock};
 
 /// The most points of any board of the family.
 pub const MAX_POINTS: usize = 24;
+/// The most mills of any board of the family (`nine-diagonal`).
+pub const MAX_MILLS: usize = 20;
+/// A stand-in for "no mill": a point beyond every board, so no stones complete it.
+pub const NO_MILL: Bits = 1 << 31;
 
 /// One rule set's board and options, laid out for move generation.
 #[derive(Debug)]
@@ -26,10 +30,11 @@ pub struct Game {
     /// Neighbours of each point (unused entries 0).
     pub adj: [Bits; MAX_POINTS],
     /// The mills through each point, at most 3 (a corner of `nine-diagonal`); unused
-    /// entries are 0 and never match (a mill is a non-empty set).
+    /// entries are [`NO_MILL`], which no set of points completes.
     pub point_mills: [[Bits; 3]; MAX_POINTS],
-    /// Every mill.
-    pub mills: Vec<Bits>,
+    /// Every mill, then [`NO_MILL`] up to [`MAX_MILLS`]: a fixed-length array that the
+    /// compiler unrolls, as it did the standard board's constants.
+    pub mills: [Bits; MAX_MILLS],
     /// Whether a player with exactly 3 stones (board plus hand) flies.
     pub flying: bool,
     /// Which stone a mill removes.
@@ -38,6 +43,31 @@ pub struct Game {
     pub take_each: bool,
     /// Whether a full board is a draw (else the side to move, blocked, loses).
     pub full_board_draw: bool,
+    /// Whether the board has the corner diagonals: a third mill through the corners
+    /// and 20 mills in all. Without them the loops check 2 and 16 (see `Diagonals`).
+    pub diagonals: bool,
+}
+
+/// Whether a board has the corner diagonals, as a type: move generation is compiled
+/// once for each, so that the standard board checks 2 mills a point and 16 in all,
+/// as its constants did, and pays nothing for the diagonal board's third.
+pub trait Diagonals {
+    /// Mills through a point, at most.
+    const PER_POINT: usize;
+    /// Mills of the board.
+    const MILLS: usize;
+}
+/// The boards without diagonals.
+pub struct Plain;
+/// The `nine-diagonal` board.
+pub struct Diagonal;
+impl Diagonals for Plain {
+    const PER_POINT: usize = 2;
+    const MILLS: usize = 16;
+}
+impl Diagonals for Diagonal {
+    const PER_POINT: usize = 3;
+    const MILLS: usize = 20;
 }
 
 impl Game {
@@ -45,23 +75,26 @@ impl Game {
         let geo = rules.board.geometry();
         let mut adj = [0; MAX_POINTS];
         adj[..geo.points].copy_from_slice(&geo.adj);
-        let mut point_mills = [[0; 3]; MAX_POINTS];
+        let mut point_mills = [[NO_MILL; 3]; MAX_POINTS];
         for p in 0..geo.points {
             let through: Vec<Bits> = geo.mills.iter().copied().filter(|m| m >> p & 1 != 0).collect();
             assert!(through.len() <= 3, "at most three mills through a point");
             point_mills[p][..through.len()].copy_from_slice(&through);
         }
+        let mut mills = [NO_MILL; MAX_MILLS];
+        mills[..geo.mills.len()].copy_from_slice(&geo.mills);
         Game {
             rules,
             points: geo.points,
             full: ((1u64 << geo.points) - 1) as Bits,
             adj,
             point_mills,
-            mills: geo.mills.clone(),
+            mills,
             flying: rules.flying == Flying::Three,
             removal: rules.removal,
             take_each: rules.take == Take::Each,
             full_board_draw: rules.full_board == FullBoard::Draw,
+            diagonals: rules.board == Board::NineDiagonal,
         }
     }
 
@@ -95,15 +128,34 @@ impl Game {
     /// How many mills the stones `own` (which include `p`) complete through `p`.
     #[inline(always)]
     pub fn mills_closed(&self, own: Bits, p: usize) -> u32 {
-        let [a, b, c] = self.point_mills[p];
-        (own & a == a && a != 0) as u32 + (own & b == b && b != 0) as u32 + (own & c == c && c != 0) as u32
+        if self.diagonals {
+            self.mills_closed_on::<Diagonal>(own, p)
+        } else {
+            self.mills_closed_on::<Plain>(own, p)
+        }
+    }
+
+    /// [`Game::mills_closed`] on a board of kind `D`, which must be this one's.
+    #[inline(always)]
+    pub fn mills_closed_on<D: Diagonals>(&self, own: Bits, p: usize) -> u32 {
+        self.point_mills[p][..D::PER_POINT].iter().map(|&m| (own & m == m) as u32).sum()
     }
 
     /// The stones of `own` that stand in at least one complete mill.
     #[inline]
     pub fn stones_in_mills(&self, own: Bits) -> Bits {
+        if self.diagonals {
+            self.stones_in_mills_on::<Diagonal>(own)
+        } else {
+            self.stones_in_mills_on::<Plain>(own)
+        }
+    }
+
+    /// [`Game::stones_in_mills`] on a board of kind `D`, which must be this one's.
+    #[inline(always)]
+    pub fn stones_in_mills_on<D: Diagonals>(&self, own: Bits) -> Bits {
         let mut out = 0;
-        for &m in &self.mills {
+        for &m in &self.mills[..D::MILLS] {
             if own & m == m {
                 out |= m;
             }
@@ -116,17 +168,27 @@ impl Game {
     /// mill): such a mill is still a legal move.
     #[inline]
     pub fn removable(&self, opp: Bits) -> Bits {
+        if self.diagonals {
+            self.removable_on::<Diagonal>(opp)
+        } else {
+            self.removable_on::<Plain>(opp)
+        }
+    }
+
+    /// [`Game::removable`] on a board of kind `D`, which must be this one's.
+    #[inline(always)]
+    pub fn removable_on<D: Diagonals>(&self, opp: Bits) -> Bits {
         match self.removal {
             Removal::Lenient => opp,
             Removal::Standard => {
-                let free = opp & !self.stones_in_mills(opp);
+                let free = opp & !self.stones_in_mills_on::<D>(opp);
                 if free == 0 {
                     opp
                 } else {
                     free
                 }
             }
-            Removal::Strict => opp & !self.stones_in_mills(opp),
+            Removal::Strict => opp & !self.stones_in_mills_on::<D>(opp),
         }
     }
 
@@ -197,7 +259,7 @@ mod tests {
         assert_eq!(g.full, FULL);
         assert_eq!(&g.adj[..POINTS], &ADJ[..]);
         for p in 0..POINTS {
-            let mut mine: Vec<Bits> = g.point_mills[p].iter().copied().filter(|&m| m != 0).collect();
+            let mut mine: Vec<Bits> = g.point_mills[p].iter().copied().filter(|&m| m != NO_MILL).collect();
             let mut theirs = POINT_MILLS[p].to_vec();
             mine.sort();
             theirs.sort();
@@ -212,7 +274,7 @@ mod tests {
     fn a_corner_of_the_diagonal_board_lies_on_three_mills() {
         let r: Rules = "morabaraba".parse().unwrap();
         let g = r.game();
-        let counts: Vec<usize> = (0..24).map(|p| g.point_mills[p].iter().filter(|&&m| m != 0).count()).collect();
+        let counts: Vec<usize> = (0..24).map(|p| g.point_mills[p].iter().filter(|&&m| m != NO_MILL).count()).collect();
         assert_eq!(counts.iter().filter(|&&c| c == 3).count(), 12, "every corner");
         assert_eq!(counts.iter().filter(|&&c| c == 2).count(), 12, "every midpoint");
     }

@@ -3,7 +3,7 @@
 //! Positions here are side-relative: `(mover, opp)`. A child is given from the point of
 //! view of its own side to move, so after a move the roles swap.
 
-use crate::game::Game;
+use crate::game::{Diagonal, Diagonals, Game, Plain};
 use crate::geometry::{BitIter, Bits, NAMES};
 use std::fmt;
 
@@ -134,23 +134,29 @@ pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Move, Bits,
 /// with `opp_hand` stones in hand the removals of `take=each` stop once it has fewer
 /// than 3 stones on the board and in hand.
 #[inline(always)]
-pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
+pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, f: impl FnMut(Move, Bits, Bits)) {
+    if g.diagonals {
+        moves_on::<Diagonal>(g, mover, opp, mover_hand, opp_hand, f)
+    } else {
+        moves_on::<Plain>(g, mover, opp, mover_hand, opp_hand, f)
+    }
+}
+
+#[inline(always)]
+fn moves_on<D: Diagonals>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
     let empty = !(mover | opp) & g.full;
-    let rem = g.removable(opp);
+    let rem = g.removable_on::<D>(opp);
     let flies = g.flies(mover.count_ones() + mover_hand as u32);
     for from in BitIter(mover) {
         let to_points = if flies { empty } else { g.adj[from] & empty };
         for to in BitIter(to_points) {
             let after = mover ^ (1 << from) ^ (1 << to);
-            let mills = g.mills_closed(after, to);
+            let mills = g.mills_closed_on::<D>(after, to);
             // A mill that can take nothing (see `Game::removable`) is a plain move.
             if mills == 0 || rem == 0 {
                 f(Move { from: from as u8, to: to as u8, capture: NONE, capture2: NONE }, opp, after);
             } else if mills >= 2 && g.take_each {
-                g.for_each_removal(opp, opp_hand as u32, mills, |left| {
-                    let (capture, capture2) = removed_pair(opp, left);
-                    f(Move { from: from as u8, to: to as u8, capture, capture2 }, left, after)
-                });
+                double_mill(g, from as u8, to as u8, after, opp, opp_hand, mills, &mut f);
             } else {
                 for r in BitIter(rem) {
                     f(Move { from: from as u8, to: to as u8, capture: r as u8, capture2: NONE }, opp ^ (1 << r), after);
@@ -158,6 +164,18 @@ pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_
             }
         }
     }
+}
+
+/// The children of a move that closed `mills` mills under `take=each`: rare, and kept
+/// out of line so that the common loop stays small.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn double_mill(g: &Game, from: u8, to: u8, after: Bits, opp: Bits, opp_hand: u8, mills: u32, f: &mut impl FnMut(Move, Bits, Bits)) {
+    g.for_each_removal(opp, opp_hand as u32, mills, |left| {
+        let (capture, capture2) = removed_pair(opp, left);
+        f(Move { from, to, capture, capture2 }, left, after)
+    });
 }
 
 /// The stones removed from `opp` to leave `left`, lowest first, as a move names them:
@@ -196,7 +214,11 @@ pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, m
     let flying = g.flies(opp.count_ones() + parent_hand as u32);
     // A move onto `to` that completed a mill removed a stone of `mover`, unless the
     // rules left none to remove (`removal=strict` with every stone in a mill).
-    let mills_remove = g.removable(mover) != 0;
+    let mills_remove = match g.removal {
+        // Under the other rules any stone can go when none is free.
+        crate::rules::Removal::Strict => g.removable(mover) != 0,
+        _ => mover != 0,
+    };
     for to in BitIter(opp) {
         if mills_remove && g.mills_closed(opp, to) != 0 {
             continue;
