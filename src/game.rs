@@ -44,30 +44,101 @@ pub struct Game {
     /// Whether a full board is a draw (else the side to move, blocked, loses).
     pub full_board_draw: bool,
     /// Whether the board has the corner diagonals: a third mill through the corners
-    /// and 20 mills in all. Without them the loops check 2 and 16 (see `Diagonals`).
+    /// and 20 mills in all. Move generation is compiled for each (see [`Board24`]).
     pub diagonals: bool,
 }
 
-/// Whether a board has the corner diagonals, as a type: move generation is compiled
-/// once for each, so that the standard board checks 2 mills a point and 16 in all,
-/// as its constants did, and pays nothing for the diagonal board's third.
-pub trait Diagonals {
+/// A 24-point board as a type, with its tables as constants: move generation is
+/// compiled once for each board, so that the standard board runs on the very
+/// constants of `geometry` (2 mills a point, 16 in all), and the diagonal board's
+/// third mill through a corner costs the standard board nothing. Options stay
+/// run-time fields of [`Game`]: each is one well-predicted branch.
+pub trait Board24 {
+    /// Neighbours of each point.
+    const ADJ: [Bits; MAX_POINTS];
+    /// Mills through each point, at most `PER_POINT`; unused entries [`NO_MILL`].
+    const POINT_MILLS: [[Bits; 3]; MAX_POINTS];
     /// Mills through a point, at most.
     const PER_POINT: usize;
+    /// Every mill, then [`NO_MILL`].
+    const MILLS: [Bits; MAX_MILLS];
     /// Mills of the board.
-    const MILLS: usize;
+    const COUNT: usize;
 }
-/// The boards without diagonals.
-pub struct Plain;
-/// The `nine-diagonal` board.
-pub struct Diagonal;
-impl Diagonals for Plain {
+
+/// The standard board (`nine`).
+pub struct Nine;
+/// The board with corner diagonals (`nine-diagonal`).
+pub struct NineDiagonal;
+
+const fn pad_mills(mills: &[Bits]) -> [Bits; MAX_MILLS] {
+    let mut out = [NO_MILL; MAX_MILLS];
+    let mut i = 0;
+    while i < mills.len() {
+        out[i] = mills[i];
+        i += 1;
+    }
+    out
+}
+
+const fn point_mills_of(mills: &[Bits; MAX_MILLS]) -> [[Bits; 3]; MAX_POINTS] {
+    let mut out = [[NO_MILL; 3]; MAX_POINTS];
+    let mut count = [0usize; MAX_POINTS];
+    let mut m = 0;
+    while m < MAX_MILLS {
+        if mills[m] != NO_MILL {
+            let mut p = 0;
+            while p < MAX_POINTS {
+                if mills[m] >> p & 1 != 0 {
+                    out[p][count[p]] = mills[m];
+                    count[p] += 1;
+                }
+                p += 1;
+            }
+        }
+        m += 1;
+    }
+    out
+}
+
+const NINE_MILLS: [Bits; MAX_MILLS] = pad_mills(&crate::geometry::MILLS);
+/// The diagonal board: the standard mills, and the lines through the corners.
+const DIAGONAL_MILLS: [Bits; MAX_MILLS] = {
+    let mut out = NINE_MILLS;
+    let mut k = 0;
+    while k < 4 {
+        let c = 2 * k;
+        out[16 + k] = 1 << c | 1 << (8 + c) | 1 << (16 + c);
+        k += 1;
+    }
+    out
+};
+const DIAGONAL_ADJ: [Bits; MAX_POINTS] = {
+    let mut adj = crate::geometry::ADJ;
+    let mut c = 0;
+    while c < 8 {
+        adj[c] |= 1 << (8 + c);
+        adj[8 + c] |= 1 << c | 1 << (16 + c);
+        adj[16 + c] |= 1 << (8 + c);
+        c += 2;
+    }
+    adj
+};
+
+impl Board24 for Nine {
+    const ADJ: [Bits; MAX_POINTS] = crate::geometry::ADJ;
+    const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&NINE_MILLS);
     const PER_POINT: usize = 2;
-    const MILLS: usize = 16;
+    const MILLS: [Bits; MAX_MILLS] = NINE_MILLS;
+    const COUNT: usize = 16;
 }
-impl Diagonals for Diagonal {
+
+impl Board24 for NineDiagonal {
+    const ADJ: [Bits; MAX_POINTS] = DIAGONAL_ADJ;
+    const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&DIAGONAL_MILLS);
     const PER_POINT: usize = 3;
-    const MILLS: usize = 20;
+    const MILLS: [Bits; MAX_MILLS] = DIAGONAL_MILLS;
+    const COUNT: usize = 20;
 }
 
 impl Game {
@@ -129,33 +200,48 @@ impl Game {
     #[inline(always)]
     pub fn mills_closed(&self, own: Bits, p: usize) -> u32 {
         if self.diagonals {
-            self.mills_closed_on::<Diagonal>(own, p)
+            Self::mills_closed_on::<NineDiagonal>(own, p)
         } else {
-            self.mills_closed_on::<Plain>(own, p)
+            Self::mills_closed_on::<Nine>(own, p)
         }
     }
 
-    /// [`Game::mills_closed`] on a board of kind `D`, which must be this one's.
+    /// [`Game::mills_closed`] on the board `B`, which must be this one's.
     #[inline(always)]
-    pub fn mills_closed_on<D: Diagonals>(&self, own: Bits, p: usize) -> u32 {
-        self.point_mills[p][..D::PER_POINT].iter().map(|&m| (own & m == m) as u32).sum()
+    pub fn mills_closed_on<B: Board24>(own: Bits, p: usize) -> u32 {
+        // Written out: an iterator over the slice costs twice the instructions here.
+        let [a, b, c] = B::POINT_MILLS[p];
+        let two = (own & a == a) as u32 + (own & b == b) as u32;
+        if B::PER_POINT == 3 {
+            two + (own & c == c) as u32
+        } else {
+            two
+        }
+    }
+
+    /// Whether the stones `own` (which include `p`) complete a mill through `p`, on the
+    /// board `B`: the hot loops' test, cheaper than counting.
+    #[inline(always)]
+    pub fn closes_mill_on<B: Board24>(own: Bits, p: usize) -> bool {
+        let [a, b, c] = B::POINT_MILLS[p];
+        own & a == a || own & b == b || (B::PER_POINT == 3 && own & c == c)
     }
 
     /// The stones of `own` that stand in at least one complete mill.
     #[inline]
     pub fn stones_in_mills(&self, own: Bits) -> Bits {
         if self.diagonals {
-            self.stones_in_mills_on::<Diagonal>(own)
+            Self::stones_in_mills_on::<NineDiagonal>(own)
         } else {
-            self.stones_in_mills_on::<Plain>(own)
+            Self::stones_in_mills_on::<Nine>(own)
         }
     }
 
-    /// [`Game::stones_in_mills`] on a board of kind `D`, which must be this one's.
+    /// [`Game::stones_in_mills`] on the board `B`, which must be this one's.
     #[inline(always)]
-    pub fn stones_in_mills_on<D: Diagonals>(&self, own: Bits) -> Bits {
+    pub fn stones_in_mills_on<B: Board24>(own: Bits) -> Bits {
         let mut out = 0;
-        for &m in &self.mills[..D::MILLS] {
+        for &m in &B::MILLS[..B::COUNT] {
             if own & m == m {
                 out |= m;
             }
@@ -169,26 +255,26 @@ impl Game {
     #[inline]
     pub fn removable(&self, opp: Bits) -> Bits {
         if self.diagonals {
-            self.removable_on::<Diagonal>(opp)
+            self.removable_on::<NineDiagonal>(opp)
         } else {
-            self.removable_on::<Plain>(opp)
+            self.removable_on::<Nine>(opp)
         }
     }
 
-    /// [`Game::removable`] on a board of kind `D`, which must be this one's.
+    /// [`Game::removable`] on the board `B`, which must be this one's.
     #[inline(always)]
-    pub fn removable_on<D: Diagonals>(&self, opp: Bits) -> Bits {
+    pub fn removable_on<B: Board24>(&self, opp: Bits) -> Bits {
         match self.removal {
             Removal::Lenient => opp,
             Removal::Standard => {
-                let free = opp & !self.stones_in_mills_on::<D>(opp);
+                let free = opp & !Self::stones_in_mills_on::<B>(opp);
                 if free == 0 {
                     opp
                 } else {
                     free
                 }
             }
-            Removal::Strict => opp & !self.stones_in_mills_on::<D>(opp),
+            Removal::Strict => opp & !Self::stones_in_mills_on::<B>(opp),
         }
     }
 
@@ -268,6 +354,29 @@ mod tests {
         for x in [0u32, 0b111, 0xff_0000, 0x12_3456 & FULL] {
             assert_eq!(g.removable(x), crate::geometry::removable(x));
         }
+    }
+
+    /// The compile-time tables of each board equal the ones built from coordinates.
+    #[test]
+    fn board_constants_equal_the_built_tables() {
+        fn check<B: Board24>(rules: &str) {
+            let g = rules.parse::<Rules>().unwrap().game();
+            assert_eq!(B::ADJ, g.adj, "{rules}");
+            let (mut a, mut b) = (B::MILLS, g.mills);
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{rules}: the same mills");
+            for p in 0..MAX_POINTS {
+                let mut a = B::POINT_MILLS[p].to_vec();
+                let mut b = g.point_mills[p].to_vec();
+                a.sort();
+                b.sort();
+                assert_eq!(a, b, "{rules}: point {p}");
+                assert!(B::POINT_MILLS[p][B::PER_POINT..].iter().all(|&m| m == NO_MILL));
+            }
+        }
+        check::<Nine>("standard");
+        check::<NineDiagonal>("morabaraba");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! Positions here are side-relative: `(mover, opp)`. A child is given from the point of
 //! view of its own side to move, so after a move the roles swap.
 
-use crate::game::{Diagonal, Diagonals, Game, Plain};
+use crate::game::{Board24, Game, Nine, NineDiagonal};
 use crate::geometry::{BitIter, Bits, NAMES};
 use std::fmt;
 
@@ -136,27 +136,26 @@ pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Move, Bits,
 #[inline(always)]
 pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, f: impl FnMut(Move, Bits, Bits)) {
     if g.diagonals {
-        moves_on::<Diagonal>(g, mover, opp, mover_hand, opp_hand, f)
+        moves_on::<NineDiagonal>(g, mover, opp, mover_hand, opp_hand, f)
     } else {
-        moves_on::<Plain>(g, mover, opp, mover_hand, opp_hand, f)
+        moves_on::<Nine>(g, mover, opp, mover_hand, opp_hand, f)
     }
 }
 
 #[inline(always)]
-fn moves_on<D: Diagonals>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
+fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
     let empty = !(mover | opp) & g.full;
-    let rem = g.removable_on::<D>(opp);
+    let rem = g.removable_on::<B>(opp);
     let flies = g.flies(mover.count_ones() + mover_hand as u32);
     for from in BitIter(mover) {
-        let to_points = if flies { empty } else { g.adj[from] & empty };
+        let to_points = if flies { empty } else { B::ADJ[from] & empty };
         for to in BitIter(to_points) {
             let after = mover ^ (1 << from) ^ (1 << to);
-            let mills = g.mills_closed_on::<D>(after, to);
             // A mill that can take nothing (see `Game::removable`) is a plain move.
-            if mills == 0 || rem == 0 {
+            if rem == 0 || !Game::closes_mill_on::<B>(after, to) {
                 f(Move { from: from as u8, to: to as u8, capture: NONE, capture2: NONE }, opp, after);
-            } else if mills >= 2 && g.take_each {
-                double_mill(g, from as u8, to as u8, after, opp, opp_hand, mills, &mut f);
+            } else if g.take_each && Game::mills_closed_on::<B>(after, to) >= 2 {
+                double_mill(g, from as u8, to as u8, after, opp, opp_hand, Game::mills_closed_on::<B>(after, to), &mut f);
             } else {
                 for r in BitIter(rem) {
                     f(Move { from: from as u8, to: to as u8, capture: r as u8, capture2: NONE }, opp ^ (1 << r), after);
@@ -208,22 +207,31 @@ pub fn for_each_unmove(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Bits, Bit
 
 /// [`for_each_unmove`] into a parent whose side to move had `parent_hand` stones in
 /// hand (a Lasker player moves with stones in hand; they count towards flying).
-#[inline]
-pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut f: impl FnMut(Bits, Bits)) {
+#[inline(always)]
+pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, f: impl FnMut(Bits, Bits)) {
+    if g.diagonals {
+        unmoves_on::<NineDiagonal>(g, mover, opp, parent_hand, f)
+    } else {
+        unmoves_on::<Nine>(g, mover, opp, parent_hand, f)
+    }
+}
+
+#[inline(always)]
+fn unmoves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut f: impl FnMut(Bits, Bits)) {
     let empty = !(mover | opp) & g.full;
     let flying = g.flies(opp.count_ones() + parent_hand as u32);
     // A move onto `to` that completed a mill removed a stone of `mover`, unless the
     // rules left none to remove (`removal=strict` with every stone in a mill).
     let mills_remove = match g.removal {
         // Under the other rules any stone can go when none is free.
-        crate::rules::Removal::Strict => g.removable(mover) != 0,
+        crate::rules::Removal::Strict => g.removable_on::<B>(mover) != 0,
         _ => mover != 0,
     };
     for to in BitIter(opp) {
-        if mills_remove && g.mills_closed(opp, to) != 0 {
+        if mills_remove && Game::closes_mill_on::<B>(opp, to) {
             continue;
         }
-        let sources = if flying { empty } else { g.adj[to] & empty };
+        let sources = if flying { empty } else { B::ADJ[to] & empty };
         for from in BitIter(sources) {
             f(opp ^ (1 << to) ^ (1 << from), mover);
         }

@@ -274,7 +274,7 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                 }
                 let (mut n, mut any) = (0usize, false);
                 // Non-capturing children keep our opponent's stones as their mover's.
-                let prep = target_index.and_then(|t| t.prepare(opp, true));
+                let prep = target_index.as_ref().and_then(|t| t.prepare(opp, true));
                 let mut last_capturer = [0 as crate::geometry::Bits; 3];
                 let mut cap_prep = [None, None, None];
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
@@ -283,8 +283,8 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                     any = true;
                     let removed = (sector.o as u32 - cm.count_ones()) as usize;
                     let placed = (mv.from == crate::movegen::NONE) as usize;
-                    if removed == 0 && placed == 0 && target_index.is_some() {
-                        kids[n] = target_index.expect("checked").index_with(&prep, cm, co);
+                    if let (0, 0, Some(t)) = (removed, placed, target_index.as_ref()) {
+                        kids[n] = t.index_with(&prep, cm, co);
                         n += 1;
                     } else if let Some((ci, child_values)) = &outside[placed][removed] {
                         // Captures after one move share the capturer's stones (the child's

@@ -358,3 +358,39 @@ fn lasker_table_iii() {
         assert_eq!(start_value(&tables, wk, bk), want, "Lasker {wk}-{bk}");
     }
 }
+
+/// `full-board`: on the 24-point board only 12-12 fills it, and every 12-12 board is
+/// full. The 12-12 unit, solved over stand-in capture tables (it has no move, so they
+/// are never read): every position is a draw under `full-board=draw` and a loss in 0
+/// under `full-board=loss`.
+#[test]
+fn full_board_rule_in_the_12_12_unit() {
+    struct Draws(HashMap<Subspace, Vec<u8>>);
+    impl morris::solver::Solved for Draws {
+        fn values(&self, sub: Subspace) -> &[u8] {
+            &self.0[&sub]
+        }
+    }
+    let capture = Subspace::new(11, 12).unwrap();
+    let slots = morris::index::SubspaceIndex::new(capture).len() as usize;
+    let draws = Draws(HashMap::from([(capture, vec![Value::Draw.encode().unwrap(); slots])]));
+    let unit = Subspace::new(12, 12).unwrap().unit();
+    for (rule_set, full_value) in [("morabaraba", Value::Draw), ("morabaraba,full-board=loss", Value::Loss(0))] {
+        let rules: Rules = rule_set.parse().unwrap();
+        let solved = solve_unit_in(rules.game(), unit, &draws, &NoProgress);
+        let idx = morris::index::SubspaceIndex::new(unit.members()[0]);
+        let (mut full, mut checked) = (0, 0);
+        for (i, m, o) in idx.walk(0, idx.len()) {
+            if idx.is_hole(i) {
+                continue;
+            }
+            checked += 1;
+            if m | o == 0xFF_FFFF {
+                full += 1;
+                assert_eq!(Value::decode(solved[0].1[i as usize]), full_value, "{rule_set}: a full board");
+            }
+        }
+        assert_eq!(full, checked, "12-12 is the full boards only");
+        assert!(full > 0);
+    }
+}

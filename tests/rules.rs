@@ -98,3 +98,39 @@ fn rule_strings_are_checked_and_directories_follow_the_rules() {
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o).contains("cannot solve this under the rules `six` yet"), "{}", text(&o));
 }
+
+/// The command line end to end under rule sets other than standard: Morabaraba and
+/// Lasker starts solved, verified, drawn and probed with their own rules (the
+/// diagonals drawn and moved along), and each directory refused under the others.
+#[test]
+fn other_rule_sets_solve_verify_draw_and_probe() {
+    let root = tempfile::tempdir().unwrap();
+    for (rules, start, value) in [("morabaraba", "3-3", "White wins in 9 plies"), ("lasker", "3-3", "White wins in 23 plies")] {
+        let dir = root.path().join(rules);
+        let d = dir.to_str().unwrap();
+        let o = morris(&["--rules", rules, "solve", "--db", d, "--start", start, "-q"]);
+        assert!(o.status.success(), "{rules}: {}", text(&o));
+        let o = morris(&["--rules", rules, "verify", "--db", d]);
+        assert!(o.status.success() && text(&o).contains(": 0 mismatches"), "{rules}: {}", text(&o));
+        let o = morris(&["--rules", rules, "draw", "--db", d, "--stones", start]);
+        assert!(o.status.success() && text(&o).contains(value), "{rules}: {}", text(&o));
+        // Standard readers refuse these tables, naming both rule sets.
+        let o = morris(&["verify", "--db", d]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(text(&o).contains(&format!("`{rules}`")) && text(&o).contains("`standard`"), "{}", text(&o));
+    }
+    // Morabaraba: the board has diagonals, and a stone moves along one.
+    let d = root.path().join("morabaraba");
+    let o = morris(&["--rules", "morabaraba", "probe", "--db", d.to_str().unwrap(), "--white", "a7,d1,g1", "--black", "d7,g4,b4", "--turn", "white"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.lines().nth(1).unwrap().contains('\\'), "the a7-b6 diagonal is drawn: {out}");
+    assert!(out.contains("a7-b6 "), "a7 moves along the diagonal: {out}");
+    let o = morris(&["probe", "--db", d.to_str().unwrap(), "--white", "a7,d1,g1", "--black", "d7,g4,b4", "--turn", "white"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    // Lasker: with stones in hand a side may also move a stone.
+    let d = root.path().join("lasker");
+    let o = morris(&["--rules", "lasker", "probe", "--db", d.to_str().unwrap(), "--json", "W.......B............... w 2 2"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains(r#""move":"a7-d7""#), "a Lasker move of a stone with stones in hand: {}", text(&o));
+}

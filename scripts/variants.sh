@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Solves the Lasker and Morabaraba starts with WK, BK <= 5 (every one into one directory
+# per rule set), each under /usr/bin/time -v, and compares the value of each empty board
+# with Tables III and IV of VARIANTS.md (Gévay & Danner). Prints one line per start:
+# rule set, start, value, published value, wall time of that start's solve (the tables
+# of earlier starts are kept, so each time is what the start adds), peak memory.
+# Usage: scripts/variants.sh [DIR]   (default /tmp/variants; RULES="lasker" for one set)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=${1:-/tmp/variants}
+bin=${MORRIS:-target/release/morris}
+[ -x "$bin" ] || cargo build --release --quiet
+declare -A published=(
+  [lasker,3-3]=W23 [lasker,3-4]=D [lasker,3-5]=D
+  [lasker,4-3]=D [lasker,4-4]=D [lasker,4-5]=D
+  [lasker,5-3]=W9 [lasker,5-4]=D [lasker,5-5]=D
+  [morabaraba,3-3]=W9 [morabaraba,3-4]=D [morabaraba,3-5]=L12
+  [morabaraba,4-3]=W9 [morabaraba,4-4]=D [morabaraba,4-5]=D
+  [morabaraba,5-3]=W9 [morabaraba,5-4]=D [morabaraba,5-5]=D
+)
+status=0
+for rules in ${RULES:-lasker morabaraba}; do
+  for wk in 3 4 5; do
+    for bk in 3 4 5; do
+      log=$(mktemp)
+      /usr/bin/time -v "$bin" solve --rules "$rules" --db "$dir/$rules" --start "$wk-$bk" -q > /dev/null 2> "$log"
+      wall=$(grep -o 'Elapsed (wall clock) time.*' "$log" | awk '{print $NF}')
+      peak=$(grep -o 'Maximum resident set size.*' "$log" | awk '{printf "%.0f MB", $NF / 1024}')
+      got=$("$bin" draw --rules "$rules" --db "$dir/$rules" --stones "$wk-$bk" --json | tail -1 |
+        python3 -c 'import json,sys; j=json.load(sys.stdin); r=j["result"]; print({"win":"W","loss":"L","draw":"D"}[r] + ("" if j["plies"] is None else str(j["plies"])))')
+      want=${published[$rules,$wk-$bk]}
+      mark=ok; [ "$got" = "$want" ] || { mark=DIFFERS; status=1; }
+      printf '%-11s %s  %-4s published %-4s %s  %9s  %s\n' "$rules" "$wk-$bk" "$got" "$want" "$mark" "$wall" "$peak"
+      rm -f "$log"
+    done
+  done
+done
+exit $status
