@@ -32,7 +32,9 @@ fn main() {
     };
     let (nm, sm) = slots(&mut movement.iter());
     let (np, sp) = slots(&mut all.iter().filter(|s| !s.is_movement()));
-    let largest = movement.iter().map(|s| (s.index().len() + s.after_slide().index().len(), *s)).max().unwrap();
+    // A unit is a sector with its mirror (once for `s-s`).
+    let unit_slots = |s: &Sector| s.index().len() + if s.after_slide() == *s { 0 } else { s.after_slide().index().len() };
+    let largest = movement.iter().map(|s| (unit_slots(s), *s)).max().unwrap();
     println!("rules {rules}, start {wk}-{bk}");
     println!("movement sectors {nm}, slots {sm}");
     println!("placement sectors {np}, slots {sp}");
