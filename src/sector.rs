@@ -213,7 +213,16 @@ impl Sector {
         if !game.rules.lasker {
             return Ok(Sector::solve_order_in(set, game)?.into_iter().map(|x| vec![x]).collect());
         }
-        let head = |x: Sector| x.unit_in(game)[0];
+        Sector::children_first(set, game, |x| x.unit_in(game))
+    }
+
+    /// The placement sectors of `set` grouped by `unit_of` (whose first member names
+    /// the unit), each unit after the units its members' moves lead into: a
+    /// depth-first post-order with an explicit stack. Fails, naming a unit on it, if
+    /// the units' graph has a cycle.
+    fn children_first(set: &BTreeSet<Sector>, game: &crate::game::Game, unit_of: impl Fn(Sector) -> Vec<Sector>) -> Result<Vec<Vec<Sector>>, CycleError> {
+        let head = |x: Sector| unit_of(x)[0];
+        // Colour 1 = on the stack, 2 = done.
         let mut state: HashMap<Sector, u8> = HashMap::new();
         let mut order = vec![];
         for &root in set.iter().filter(|s| !s.is_movement()) {
@@ -223,14 +232,13 @@ impl Sector {
             let mut stack = vec![(head(root), 0usize)];
             state.insert(head(root), 1);
             while let Some((node, next)) = stack.pop() {
-                let members = node.unit_in(game);
+                let members = unit_of(node);
                 let mut kids: Vec<Sector> = members
                     .iter()
                     .flat_map(|m| m.children_in(game))
                     .filter(|c| !c.is_movement() && set.contains(c) && !members.contains(c))
                     .map(head)
                     .collect();
-                kids.sort();
                 kids.dedup();
                 if next < kids.len() {
                     stack.push((node, next + 1));
@@ -283,34 +291,7 @@ impl Sector {
 
     /// [`Sector::solve_order`] under `game`'s rules.
     pub fn solve_order_in(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Sector>, CycleError> {
-        // Depth-first post-order with an explicit stack; colour 1 = on the stack.
-        let mut state: HashMap<Sector, u8> = HashMap::new();
-        let mut order = vec![];
-        for &root in set.iter().filter(|s| !s.is_movement()) {
-            if state.contains_key(&root) {
-                continue;
-            }
-            let mut stack = vec![(root, 0usize)];
-            state.insert(root, 1);
-            while let Some((node, next)) = stack.pop() {
-                let kids: Vec<Sector> = node.children_in(game).into_iter().filter(|c| !c.is_movement() && set.contains(c)).collect();
-                if next < kids.len() {
-                    stack.push((node, next + 1));
-                    let c = kids[next];
-                    match state.get(&c) {
-                        None => {
-                            state.insert(c, 1);
-                            stack.push((c, 0));
-                        }
-                        Some(1) => return Err(CycleError(c)),
-                        Some(_) => {}
-                    }
-                } else {
-                    state.insert(node, 2);
-                    order.push(node);
-                }
-            }
-        }
+        let order: Vec<Sector> = Sector::children_first(set, game, |x| vec![x])?.into_iter().flatten().collect();
         // Group by hands, then board, so consecutive sectors share child tables; this
         // is still children-first because every edge lowers the hands or, from a
         // moving side to a placing one, keeps them and is ordered by `sh == 0` last.

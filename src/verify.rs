@@ -242,7 +242,7 @@ fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<S
     // The child sectors' indexes and values, looked up once rather than per child.
     let children: Vec<(Sector, SubspaceIndex, &[u8])> =
         sector.children_in(game).into_iter().map(|c| (c, c.index(), loaded[&c].as_slice())).collect();
-    assert!(children.len() <= 3, "a sector has a plain and two capture children at most");
+    assert!(children.len() <= 6, "a plain child and two capture children, for a placement and (Lasker) a move");
     // Only the plain child keeps the opponent's stones as they are; a capture child
     // has one fewer, so its index cannot be prepared from them.
     let plain = children.iter().position(|c| c.0 == sector.after_move());

@@ -51,7 +51,7 @@ fn sectors_of_starts(rules: &Rules, starts: &[(u8, u8)], all: bool) -> anyhow::R
         .map(Sector::from)
         .filter(|s| all || set.contains(s))
         .collect();
-    out.extend(Sector::solve_order_in(&set, game).map_err(|e| anyhow::anyhow!(e))?);
+    out.extend(Sector::solve_units_in(&set, game).map_err(|e| anyhow::anyhow!(e))?.into_iter().flatten());
     Ok(out)
 }
 
