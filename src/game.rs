@@ -293,35 +293,23 @@ impl Game {
     /// that count children deduplicate by slot.
     #[inline]
     pub fn for_each_removal(&self, opp: Bits, hand: u32, mills: u32, mut f: impl FnMut(Bits)) {
-        let first = self.removable(opp);
-        if first == 0 {
-            f(opp);
-            return;
-        }
-        let more = self.take_each && mills >= 2;
-        for r in BitIter(first) {
-            let left = opp ^ (1 << r);
-            if !more || left.count_ones() + hand < 3 {
-                f(left);
-                continue;
-            }
-            // A second (and, at a corner of `nine-diagonal`, a third) removal.
-            self.remove_more(left, hand, mills - 1, &mut f);
-        }
+        let count = if self.take_each { mills } else { 1 };
+        self.remove(opp, hand, count, &mut f);
     }
 
-    fn remove_more(&self, opp: Bits, hand: u32, left_to_take: u32, f: &mut impl FnMut(Bits)) {
+    /// `count` removals, one after the other, from the position `opp` left.
+    fn remove(&self, opp: Bits, hand: u32, count: u32, f: &mut impl FnMut(Bits)) {
         let next = self.removable(opp);
-        if next == 0 || left_to_take == 0 {
+        if next == 0 || count == 0 {
             f(opp);
             return;
         }
         for r in BitIter(next) {
             let left = opp ^ (1 << r);
-            if left_to_take == 1 || left.count_ones() + hand < 3 {
+            if count == 1 || left.count_ones() + hand < 3 {
                 f(left);
             } else {
-                self.remove_more(left, hand, left_to_take - 1, f);
+                self.remove(left, hand, count - 1, f);
             }
         }
     }

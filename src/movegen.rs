@@ -104,17 +104,6 @@ impl std::str::FromStr for Move {
     }
 }
 
-/// Where the stone on `from` may go: adjacent empty points, or any empty point when
-/// flying (the side to move, `mover`, is down to three stones and the rules let it fly).
-#[inline(always)]
-pub fn targets(g: &Game, mover: Bits, from: usize, empty: Bits) -> Bits {
-    if g.flies(mover.count_ones()) {
-        empty
-    } else {
-        g.adj[from] & empty
-    }
-}
-
 /// Calls `f(move, child_mover, child_opp)` for every legal movement-phase move under
 /// the rules of `g`. A child after a capture has fewer stones for its side to move
 /// (two fewer after a double mill under `take=each`); under `removal=strict` a mill
@@ -154,7 +143,8 @@ fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_ha
             // A mill that can take nothing (see `Game::removable`) is a plain move.
             if rem == 0 || !Game::closes_mill_on::<B>(after, to) {
                 f(Move { from: from as u8, to: to as u8, capture: NONE, capture2: NONE }, opp, after);
-            } else if g.take_each && Game::mills_closed_on::<B>(after, to) >= 2 {
+            } else if g.take_each {
+                // One removal per mill closed (a slide closes two only on the diagonal board).
                 double_mill(g, from as u8, to as u8, after, opp, opp_hand, Game::mills_closed_on::<B>(after, to), &mut f);
             } else {
                 for r in BitIter(rem) {
@@ -165,8 +155,8 @@ fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_ha
     }
 }
 
-/// The children of a move that closed `mills` mills under `take=each`: rare, and kept
-/// out of line so that the common loop stays small.
+/// The children of a move that closed `mills` mills under `take=each`, kept out of
+/// line so that the common loop stays small.
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
