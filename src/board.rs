@@ -4,7 +4,10 @@
 //! Every board is concentric squares of 8 points (`VARIANTS.md`), so a point is
 //! numbered `8 * ring + k` as on the standard board (`geometry`): ring 0 the outer
 //! square, `k` clockwise from the top-left corner, even `k` the corners and odd `k`
-//! the side midpoints. One construction then serves all three boards: the sides of
+//! the side midpoints. The two squares of `six` are rings 0 and 2 (ring 1 unused):
+//! the standard board's 16 symmetries, which swap rings 0 and 2 and keep ring 1,
+//! are then exactly those of `six`, so one symmetry table and one index serve every
+//! board. One construction then serves all three boards: the sides of
 //! each square are its mills, the midpoints of neighbouring squares are joined (and
 //! with diagonals, the corners too), and a symmetry acts on `k` as the square's
 //! symmetry does and on the ring as the inner/outer swap does. For the standard board
@@ -23,19 +26,22 @@ pub struct Geometry {
     pub points: usize,
     /// Squares: 3 or 2.
     pub rings: usize,
-    /// Algebraic name of each internal point (`8 * ring + k`).
+    /// The internal points in use: all 24 bits, or rings 0 and 2 on `six`.
+    pub mask: u32,
+    /// Algebraic name of each internal point (`8 * ring + k`); empty for the unused
+    /// ring 1 of `six`.
     pub names: Vec<String>,
     /// The notation's reading order (rows from the top, left to right) as internal
     /// point numbers: character `i` of a board string is point `reading[i]`.
     pub reading: Vec<u8>,
-    /// Neighbours of each point, as bits.
+    /// Neighbours of each internal point, as bits (24 entries).
     pub adj: Vec<u32>,
     /// Every edge once, `(p, q)` with `p < q`.
     pub edges: Vec<(u8, u8)>,
     /// The mills, as point sets.
     pub mills: Vec<u32>,
-    /// The 16 symmetries as point permutations: point `p` goes to `symmetries[g][p]`.
-    /// Symmetry 0 is the identity.
+    /// The 16 symmetries as permutations of the 24 internal points: point `p` goes to
+    /// `symmetries[g][p]`. Symmetry 0 is the identity.
     pub symmetries: Vec<Vec<u8>>,
 }
 
@@ -53,41 +59,51 @@ fn square_symmetry(s: usize, k: usize) -> usize {
 impl Geometry {
     fn build(board: Board) -> Geometry {
         let rings = board.points() as usize / 8;
+        // The internal rings in use, outermost first.
+        let used: Vec<usize> = if rings == 3 { vec![0, 1, 2] } else { vec![0, 2] };
+        let mask: u32 = used.iter().map(|&r| 0xffu32 << (8 * r)).sum();
         let points = 8 * rings;
         // Coordinates: column and row from 0, centre at (rings, rings).
         let coord = |p: usize| -> (i32, i32) {
             let (r, k) = (p / 8, p % 8);
-            let h = (rings - r) as i32;
+            let depth = used.iter().position(|&u| u == r).expect("a point of the board");
+            let h = (rings - depth) as i32;
             let (dx, dy) = [(-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0)][k];
             (rings as i32 + dx * h, rings as i32 + dy * h)
         };
-        let names: Vec<String> = (0..points).map(|p| {
+        let on = |p: usize| mask >> p & 1 != 0;
+        let names: Vec<String> = (0..24).map(|p| {
+            if !on(p) {
+                return String::new();
+            }
             let (x, y) = coord(p);
             format!("{}{}", (b'a' + x as u8) as char, y + 1)
         }).collect();
-        let mut reading: Vec<u8> = (0..points as u8).collect();
+        let mut reading: Vec<u8> = (0..24u8).filter(|&p| on(p as usize)).collect();
         reading.sort_by_key(|&p| {
             let (x, y) = coord(p as usize);
             (-y, x)
         });
         let mut edges = vec![];
-        for r in 0..rings {
+        for (i, &r) in used.iter().enumerate() {
             for k in 0..8 {
                 edges.push((8 * r + k, 8 * r + (k + 1) % 8));
                 let joined = k % 2 == 1 || board == Board::NineDiagonal;
-                if r + 1 < rings && joined {
-                    edges.push((8 * r + k, 8 * (r + 1) + k));
+                if let Some(&next) = used.get(i + 1) {
+                    if joined {
+                        edges.push((8 * r + k, 8 * next + k));
+                    }
                 }
             }
         }
         let edges: Vec<(u8, u8)> = edges.into_iter().map(|(p, q)| (p.min(q) as u8, p.max(q) as u8)).collect();
-        let mut adj = vec![0u32; points];
+        let mut adj = vec![0u32; 24];
         for &(p, q) in &edges {
             adj[p as usize] |= 1 << q;
             adj[q as usize] |= 1 << p;
         }
         let mut mills = vec![];
-        for r in 0..rings {
+        for &r in &used {
             for k in (0..8).step_by(2) {
                 mills.push((1u32 << (8 * r + k)) | 1 << (8 * r + k + 1) | 1 << (8 * r + (k + 2) % 8));
             }
@@ -103,27 +119,27 @@ impl Geometry {
         }
         let symmetries = (0..16)
             .map(|g| {
-                (0..points)
+                (0..24)
                     .map(|p| {
                         let (r, k) = (p / 8, p % 8);
-                        let r = if g >= 8 { rings - 1 - r } else { r };
+                        let r = if g >= 8 { 2 - r } else { r };
                         (8 * r + square_symmetry(g % 8, k)) as u8
                     })
                     .collect()
             })
             .collect();
-        Geometry { board, points, rings, names, reading, adj, edges, mills, symmetries }
+        Geometry { board, points, rings, mask, names, reading, adj, edges, mills, symmetries }
     }
 
     /// The internal point of an algebraic name (case-insensitive), if the board has it.
     pub fn point(&self, name: &str) -> Option<usize> {
         let lower = name.trim().to_ascii_lowercase();
-        self.names.iter().position(|n| *n == lower)
+        self.names.iter().position(|n| !n.is_empty() && *n == lower)
     }
 
     /// The image of the point set `x` under symmetry `g`.
     pub fn apply(&self, g: usize, x: u32) -> u32 {
-        (0..self.points).filter(|&p| x >> p & 1 != 0).map(|p| 1u32 << self.symmetries[g][p]).sum()
+        (0..24).filter(|&p| x >> p & 1 != 0).map(|p| 1u32 << self.symmetries[g][p]).sum()
     }
 }
 
@@ -192,6 +208,7 @@ mod tests {
         use crate::geometry::{ADJ, MILLS, NAMES, READING_ORDER};
         let g = Board::Nine.geometry();
         assert_eq!(g.names, NAMES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert_eq!(g.mask, crate::geometry::FULL);
         assert_eq!(g.reading, READING_ORDER.to_vec());
         assert_eq!(g.adj, ADJ.to_vec());
         assert_eq!(g.mills.iter().copied().collect::<BTreeSet<u32>>(), MILLS.iter().copied().collect::<BTreeSet<u32>>());

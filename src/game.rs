@@ -46,7 +46,27 @@ pub struct Game {
     /// Whether the board has the corner diagonals: a third mill through the corners
     /// and 20 mills in all. Move generation is compiled for each (see [`Board24`]).
     pub diagonals: bool,
+    /// Whether the board is `six` (16 points on rings 0 and 2; see `board`).
+    pub six: bool,
 }
+
+/// Runs `$e` with `$B` the [`Board24`] type of `$g`'s board: one monomorphised copy
+/// of the hot loop per board, chosen by two well-predicted branches.
+macro_rules! on_board {
+    ($g:expr, $B:ident => $e:expr) => {
+        if $g.diagonals {
+            type $B = $crate::game::NineDiagonal;
+            $e
+        } else if $g.six {
+            type $B = $crate::game::Six;
+            $e
+        } else {
+            type $B = $crate::game::Nine;
+            $e
+        }
+    };
+}
+pub(crate) use on_board;
 
 /// A 24-point board as a type, with its tables as constants: move generation is
 /// compiled once for each board, so that the standard board runs on the very
@@ -70,6 +90,8 @@ pub trait Board24 {
 pub struct Nine;
 /// The board with corner diagonals (`nine-diagonal`).
 pub struct NineDiagonal;
+/// The 16-point board (`six`), on rings 0 and 2 of the internal points.
+pub struct Six;
 
 const fn pad_mills(mills: &[Bits]) -> [Bits; MAX_MILLS] {
     let mut out = [NO_MILL; MAX_MILLS];
@@ -125,6 +147,45 @@ const DIAGONAL_ADJ: [Bits; MAX_POINTS] = {
     adj
 };
 
+/// `six`: the sides of rings 0 and 2 are its mills, and the midpoints of the two
+/// rings are joined.
+const SIX_MILLS: [Bits; MAX_MILLS] = {
+    let mut out = [NO_MILL; MAX_MILLS];
+    let mut i = 0;
+    while i < 8 {
+        let r = if i < 4 { 0 } else { 16 };
+        let k = 2 * (i % 4);
+        out[i] = 1 << (r + k) | 1 << (r + k + 1) | 1 << (r + (k + 2) % 8);
+        i += 1;
+    }
+    out
+};
+const SIX_ADJ: [Bits; MAX_POINTS] = {
+    let mut adj = [0; MAX_POINTS];
+    let mut k = 0;
+    while k < 8 {
+        let next = (k + 1) % 8;
+        adj[k] |= 1 << next;
+        adj[next] |= 1 << k;
+        adj[16 + k] |= 1 << (16 + next);
+        adj[16 + next] |= 1 << (16 + k);
+        if k % 2 == 1 {
+            adj[k] |= 1 << (16 + k);
+            adj[16 + k] |= 1 << k;
+        }
+        k += 1;
+    }
+    adj
+};
+
+impl Board24 for Six {
+    const ADJ: [Bits; MAX_POINTS] = SIX_ADJ;
+    const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&SIX_MILLS);
+    const PER_POINT: usize = 2;
+    const MILLS: [Bits; MAX_MILLS] = SIX_MILLS;
+    const COUNT: usize = 8;
+}
+
 impl Board24 for Nine {
     const ADJ: [Bits; MAX_POINTS] = crate::geometry::ADJ;
     const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&NINE_MILLS);
@@ -145,9 +206,9 @@ impl Game {
     fn build(rules: Rules) -> Game {
         let geo = rules.board.geometry();
         let mut adj = [0; MAX_POINTS];
-        adj[..geo.points].copy_from_slice(&geo.adj);
+        adj.copy_from_slice(&geo.adj);
         let mut point_mills = [[NO_MILL; 3]; MAX_POINTS];
-        for p in 0..geo.points {
+        for p in 0..MAX_POINTS {
             let through: Vec<Bits> = geo.mills.iter().copied().filter(|m| m >> p & 1 != 0).collect();
             assert!(through.len() <= 3, "at most three mills through a point");
             point_mills[p][..through.len()].copy_from_slice(&through);
@@ -157,7 +218,7 @@ impl Game {
         Game {
             rules,
             points: geo.points,
-            full: ((1u64 << geo.points) - 1) as Bits,
+            full: geo.mask,
             adj,
             point_mills,
             mills,
@@ -166,6 +227,7 @@ impl Game {
             take_each: rules.take == Take::Each,
             full_board_draw: rules.full_board == FullBoard::Draw,
             diagonals: rules.board == Board::NineDiagonal,
+            six: rules.board == Board::Six,
         }
     }
 
@@ -199,11 +261,7 @@ impl Game {
     /// How many mills the stones `own` (which include `p`) complete through `p`.
     #[inline(always)]
     pub fn mills_closed(&self, own: Bits, p: usize) -> u32 {
-        if self.diagonals {
-            Self::mills_closed_on::<NineDiagonal>(own, p)
-        } else {
-            Self::mills_closed_on::<Nine>(own, p)
-        }
+        on_board!(self, B => Self::mills_closed_on::<B>(own, p))
     }
 
     /// [`Game::mills_closed`] on the board `B`, which must be this one's.
@@ -230,11 +288,7 @@ impl Game {
     /// The stones of `own` that stand in at least one complete mill.
     #[inline]
     pub fn stones_in_mills(&self, own: Bits) -> Bits {
-        if self.diagonals {
-            Self::stones_in_mills_on::<NineDiagonal>(own)
-        } else {
-            Self::stones_in_mills_on::<Nine>(own)
-        }
+        on_board!(self, B => Self::stones_in_mills_on::<B>(own))
     }
 
     /// [`Game::stones_in_mills`] on the board `B`, which must be this one's.
@@ -254,11 +308,7 @@ impl Game {
     /// mill): such a mill is still a legal move.
     #[inline]
     pub fn removable(&self, opp: Bits) -> Bits {
-        if self.diagonals {
-            self.removable_on::<NineDiagonal>(opp)
-        } else {
-            self.removable_on::<Nine>(opp)
-        }
+        on_board!(self, B => self.removable_on::<B>(opp))
     }
 
     /// [`Game::removable`] on the board `B`, which must be this one's.
@@ -365,6 +415,8 @@ mod tests {
         }
         check::<Nine>("standard");
         check::<NineDiagonal>("morabaraba");
+        check::<Six>("six");
+        assert_eq!(Rules { board: Board::Six, ..Rules::STANDARD }.game().full, 0xff00ff, "rings 0 and 2");
     }
 
     #[test]

@@ -189,9 +189,6 @@ impl Solved for Cache {
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
     // The engine solves every rule set on the 24-point boards.
     let game = opts.rules.game();
-    if !game.is_24() {
-        return Err(TableError::Unsolvable(opts.rules));
-    }
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
     let _lock = crate::table::lock_dir(&opts.dir, "solving")?;
     one_rule_set(&opts.dir, &opts.rules)?;
@@ -227,7 +224,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         let solved = solve_unit_in(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         for (sub, values) in solved {
-            let stats = Stats::of(&SubspaceIndex::new(sub), &values);
+            let stats = Stats::of(&SubspaceIndex::on(game.rules.board, sub.s, sub.o), &values);
             let file_bytes = write_table(&opts.dir, &opts.rules, sub, &values, &stats)?;
             let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
@@ -303,7 +300,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let solved = solve_placement_unit(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         for (sector, values) in solved {
-            let stats = Stats::of(&sector.index(), &values);
+            let stats = Stats::of(&sector.index_on(game.rules.board), &values);
             let file_bytes = write_table(&opts.dir, &opts.rules, sector, &values, &stats)?;
             let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);

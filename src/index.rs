@@ -6,7 +6,9 @@
 //! and a symmetry `g` taking it to the orbit's representative; `g` is applied to `B`,
 //! whose colex rank among the points left free by the representative is the offset:
 //!
-//! `index = orbit(A) * C(24 - |A|, |B|) + rank(pext(g·B, free))`.
+//! `index = orbit(A) * C(n - |A|, |B|) + rank(pext(g·B, free))`, with `n` the board's
+//! points (24, or 16 for `six`, whose points are rings 0 and 2 of the same layout, so
+//! that the same 16 symmetries act on it).
 //!
 //! When the representative has a non-trivial stabiliser, `B` is also minimised over
 //! that stabiliser, so the index is a true class function. The slots of the
@@ -14,7 +16,9 @@
 //! subspaces), which table files store as draws and statistics skip.
 
 use crate::combin::{binom, rank, unrank, BitOps};
+use crate::combin::pdep;
 use crate::geometry::{Bits, FULL};
+use crate::rules::Board;
 use crate::subspace::Subspace;
 use crate::symmetry;
 use std::sync::OnceLock;
@@ -23,7 +27,10 @@ use std::sync::OnceLock;
 pub struct SetOrbits {
     /// The size of the sets.
     pub k: usize,
-    /// By colex rank of a set: `orbit << 4 | g`, where `g` maps the set to the representative.
+    /// The points the sets are drawn from (a board's `mask`).
+    pub mask: Bits,
+    /// By colex rank of a set (among all 24-point sets, so sparse for a smaller
+    /// board): `orbit << 4 | g`, where `g` maps the set to the representative.
     canon: Vec<u32>,
     /// The representative (numerically least member) of each orbit.
     reps: Vec<Bits>,
@@ -32,22 +39,24 @@ pub struct SetOrbits {
 }
 
 impl SetOrbits {
-    fn build(k: usize) -> SetOrbits {
-        let n = binom(24, k) as usize;
+    fn build(mask: Bits, k: usize) -> SetOrbits {
+        let points = mask.count_ones() as usize;
+        let n = binom(points, k) as usize;
         const UNSET: u32 = u32::MAX;
-        let mut canon = vec![UNSET; n];
+        let mut canon = vec![UNSET; binom(24, k) as usize];
         let mut reps = Vec::new();
         let mut stab = Vec::new();
         let inverse: [usize; symmetry::COUNT] = std::array::from_fn(symmetry::inverse);
         // Gosper's hack walks k-sets in increasing numeric order, which is colex order,
-        // so the first set met of each orbit is its representative (its numeric
-        // minimum). Its 16 images are filled in at once, so each orbit costs 16
+        // and spreading them onto `mask` keeps that order, so the first set met of each
+        // orbit is its representative (its numeric minimum). Its 16 images are filled in at once, so each orbit costs 16
         // symmetry applications, not each set: a probe process that needs the table
         // builds it in a few milliseconds.
-        let mut x: Bits = if k == 0 { 0 } else { (1 << k) - 1 };
+        let mut c: Bits = if k == 0 { 0 } else { (1 << k) - 1 };
         for r in 0..n {
-            debug_assert_eq!(rank(x), r as u64);
-            if canon[r] == UNSET {
+            debug_assert_eq!(rank(c), r as u64);
+            let x = pdep(c, mask);
+            if canon[rank(x) as usize] == UNSET {
                 let orbit = reps.len() as u32;
                 let mut st = 0u16;
                 for g in 0..symmetry::COUNT {
@@ -67,20 +76,29 @@ impl SetOrbits {
             if k == 0 {
                 break;
             }
-            let c = x & x.wrapping_neg();
-            let rr = x + c;
-            x = (((rr ^ x) >> 2) / c) | rr;
+            let low = c & c.wrapping_neg();
+            let rr = c + low;
+            c = (((rr ^ c) >> 2) / low) | rr;
         }
-        SetOrbits { k, canon, reps, stab }
+        SetOrbits { k, mask, canon, reps, stab }
     }
 
-    /// Shared tables for sets of `k` points.
+    /// Shared tables for sets of `k` points of the 24-point boards.
     pub fn get(k: usize) -> &'static SetOrbits {
-        static T: [OnceLock<SetOrbits>; 25] = [const { OnceLock::new() }; 25];
-        T[k].get_or_init(|| SetOrbits::build(k))
+        Self::get_on(Board::Nine, k)
     }
 
-    /// The number of orbits: each orbit of the first set owns `C(24 - k, |B|)` slots.
+    /// Shared tables for sets of `k` points of `board`.
+    pub fn get_on(board: Board, k: usize) -> &'static SetOrbits {
+        static T: [OnceLock<SetOrbits>; 25] = [const { OnceLock::new() }; 25];
+        static SIX: [OnceLock<SetOrbits>; 17] = [const { OnceLock::new() }; 17];
+        match board {
+            Board::Nine | Board::NineDiagonal => T[k].get_or_init(|| SetOrbits::build(FULL, k)),
+            Board::Six => SIX[k].get_or_init(|| SetOrbits::build(board.mask(), k)),
+        }
+    }
+
+    /// The number of orbits: each orbit of the first set owns `C(n - k, |B|)` slots.
     pub fn count(&self) -> usize {
         self.reps.len()
     }
@@ -142,6 +160,8 @@ pub struct SubspaceIndex {
     kb: usize,
     /// Slots per orbit of the first set.
     per_orbit: u64,
+    /// The board's points.
+    mask: Bits,
     orbits: &'static SetOrbits,
     bits: BitOps,
 }
@@ -156,16 +176,25 @@ impl SubspaceIndex {
     /// opponent, `0 <= s, o <= 12`: movement subspaces and the boards of placement
     /// sectors alike. `sub` then names the board, not necessarily a movement subspace.
     pub fn board(s: u8, o: u8) -> SubspaceIndex {
-        assert!(s <= 12 && o <= 12 && s + o <= 24, "board with {s} and {o} stones");
-        let sub = Subspace { s, o };
-        let (s, o) = (s as usize, o as usize);
-        let first_is_mover = Self::slots_for(s, o) <= Self::slots_for(o, s);
-        let (ka, kb) = if first_is_mover { (s, o) } else { (o, s) };
-        SubspaceIndex { sub, first_is_mover, kb, per_orbit: binom(24 - ka, kb), orbits: SetOrbits::get(ka), bits: BitOps::detect() }
+        Self::on(Board::Nine, s, o)
     }
 
-    fn slots_for(ka: usize, kb: usize) -> u64 {
-        SetOrbits::get(ka).count() as u64 * binom(24 - ka, kb)
+    /// [`SubspaceIndex::board`] on `board`: the 24-point boards share one index, and
+    /// `six` has its own over its 16 points.
+    pub fn on(board: Board, s: u8, o: u8) -> SubspaceIndex {
+        let n = board.points() as usize;
+        assert!(s <= 12 && o <= 12 && (s + o) as usize <= n, "board with {s} and {o} stones");
+        let sub = Subspace { s, o };
+        let (s, o) = (s as usize, o as usize);
+        let first_is_mover = Self::slots_for(board, s, o) <= Self::slots_for(board, o, s);
+        let (ka, kb) = if first_is_mover { (s, o) } else { (o, s) };
+        let orbits = SetOrbits::get_on(board, ka);
+        SubspaceIndex { sub, first_is_mover, kb, per_orbit: binom(n - ka, kb), mask: board.mask(), orbits, bits: BitOps::detect() }
+    }
+
+    fn slots_for(board: Board, ka: usize, kb: usize) -> u64 {
+        let n = board.points() as usize;
+        SetOrbits::get_on(board, ka).count() as u64 * binom(n - ka, kb)
     }
 
     /// Number of slots (orbits plus holes).
@@ -186,7 +215,7 @@ impl SubspaceIndex {
         let e = self.orbits.canon[rank(a) as usize];
         let orbit = (e >> 4) as usize;
         let b = symmetry::apply((e & 15) as usize, b);
-        let free = !self.orbits.reps[orbit] & FULL;
+        let free = !self.orbits.reps[orbit] & self.mask;
         let mut r = rank(self.bits.pext(b, free));
         let st = self.orbits.stab[orbit];
         if st != 1 {
@@ -214,7 +243,7 @@ impl SubspaceIndex {
         Some(Prepared {
             base: orbit as u64 * self.per_orbit,
             g: (e & 15) as u8,
-            free: !self.orbits.reps[orbit] & FULL,
+            free: !self.orbits.reps[orbit] & self.mask,
             stab: self.orbits.stab[orbit],
         })
     }
@@ -251,7 +280,7 @@ impl SubspaceIndex {
         let orbit = (i / self.per_orbit) as usize;
         let r = i % self.per_orbit;
         let a = self.orbits.reps[orbit];
-        let b = self.bits.pdep(unrank(r, self.kb), !a & FULL);
+        let b = self.bits.pdep(unrank(r, self.kb), !a & self.mask);
         if self.first_is_mover {
             (a, b)
         } else {
@@ -265,14 +294,14 @@ impl SubspaceIndex {
         let mut orbit = (start / self.per_orbit) as usize;
         let mut r = start % self.per_orbit;
         let mut comp: Bits = unrank(r, self.kb);
-        let mut free = if start < end { !self.orbits.reps[orbit] & FULL } else { 0 };
+        let mut free = if start < end { !self.orbits.reps[orbit] & self.mask } else { 0 };
         (start..end).map(move |i| {
             if i != start {
                 r += 1;
                 if r == self.per_orbit {
                     r = 0;
                     orbit += 1;
-                    free = !self.orbits.reps[orbit] & FULL;
+                    free = !self.orbits.reps[orbit] & self.mask;
                     comp = (1 << self.kb) - 1;
                 } else {
                     let c = comp & comp.wrapping_neg();

@@ -3,7 +3,7 @@
 //! Positions here are side-relative: `(mover, opp)`. A child is given from the point of
 //! view of its own side to move, so after a move the roles swap.
 
-use crate::game::{Board24, Game, Nine, NineDiagonal};
+use crate::game::{Board24, Game};
 use crate::geometry::{BitIter, Bits, NAMES};
 use std::fmt;
 
@@ -124,11 +124,7 @@ pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Move, Bits,
 /// than 3 stones on the board and in hand.
 #[inline(always)]
 pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, f: impl FnMut(Move, Bits, Bits)) {
-    if g.diagonals {
-        moves_on::<NineDiagonal>(g, mover, opp, mover_hand, opp_hand, f)
-    } else {
-        moves_on::<Nine>(g, mover, opp, mover_hand, opp_hand, f)
-    }
+    crate::game::on_board!(g, B => moves_on::<B>(g, mover, opp, mover_hand, opp_hand, f))
 }
 
 #[inline(always)]
@@ -199,11 +195,7 @@ pub fn for_each_unmove(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Bits, Bit
 /// hand (a Lasker player moves with stones in hand; they count towards flying).
 #[inline(always)]
 pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, f: impl FnMut(Bits, Bits)) {
-    if g.diagonals {
-        unmoves_on::<NineDiagonal>(g, mover, opp, parent_hand, f)
-    } else {
-        unmoves_on::<Nine>(g, mover, opp, parent_hand, f)
-    }
+    crate::game::on_board!(g, B => unmoves_on::<B>(g, mover, opp, parent_hand, f))
 }
 
 #[inline(always)]

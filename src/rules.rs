@@ -43,6 +43,15 @@ impl Board {
             Board::Six => 16,
         }
     }
+
+    /// The internal points the board uses: all 24, or rings 0 and 2 for `six`
+    /// (see `board`), so that every board shares the 24-point symmetry tables.
+    pub const fn mask(self) -> u32 {
+        match self {
+            Board::Nine | Board::NineDiagonal => 0xff_ffff,
+            Board::Six => 0xff_00ff,
+        }
+    }
 }
 
 /// Who may fly.

@@ -95,9 +95,14 @@ impl Sector {
         }
     }
 
-    /// The symmetry-reduced index of the sector's boards.
+    /// The symmetry-reduced index of the sector's boards on the 24-point boards.
     pub fn index(&self) -> SubspaceIndex {
         SubspaceIndex::board(self.s, self.o)
+    }
+
+    /// The symmetry-reduced index of the sector's boards on `board`.
+    pub fn index_on(&self, board: crate::rules::Board) -> SubspaceIndex {
+        SubspaceIndex::on(board, self.s, self.o)
     }
 
     /// Whether the side to move places a stone (it has one in hand) rather than moves.

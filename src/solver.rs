@@ -220,12 +220,11 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
 /// (placements, removals, and a slide out of the unit). Returns each member's values,
 /// in `members` order.
 pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>)> {
-    assert!(game.is_24(), "the index covers the 24-point boards");
     let name = members_in.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" + ");
     let mut members: Vec<Member> = members_in
         .iter()
         .map(|&sector| {
-            let index = sector.index();
+            let index = sector.index_on(game.rules.board);
             let n = index.len() as usize;
             assert!(n < u32::MAX as usize, "slots fit in u32");
             let target = if sector.slides(game) { members_in.iter().position(|&t| t == sector.after_slide()) } else { None };
@@ -241,7 +240,7 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         let target_index = members[j].target.map(|t| members[t].index);
         // Children outside the unit, by [placed][stones removed]: `None` where a removal
         // leaves the opponent below 3 stones (a win at once), or no such move exists.
-        let table = |x: Option<Sector>| x.map(|c| (c.index(), solved.values(c)));
+        let table = |x: Option<Sector>| x.map(|c| (c.index_on(game.rules.board), solved.values(c)));
         let take_two = |k: u8| k == 1 || game.take_each;
         let slides = sector.slides(game);
         let outside: [[Option<(SubspaceIndex, &[u8])>; 3]; 2] = [

@@ -123,11 +123,12 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                 loaded.insert(s, load(tb, s.into(), results_only)?);
             }
         }
-        let idx = SubspaceIndex::new(sub);
-        let mirror = (SubspaceIndex::new(sub.mirror()), &loaded[&sub.mirror()]);
+        let board = game.rules.board;
+        let idx = SubspaceIndex::on(board, sub.s, sub.o);
+        let mirror = (SubspaceIndex::on(board, sub.o, sub.s), &loaded[&sub.mirror()]);
         // Children by stones removed: one, and two under `take=each`.
         let captures: Vec<Option<(SubspaceIndex, &Vec<u8>)>> =
-            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each).map(|c| (SubspaceIndex::new(c), &loaded[&c]))).collect();
+            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each).map(|c| (SubspaceIndex::on(board, c.s, c.o), &loaded[&c]))).collect();
         let (full_draw, full) = (game.full_board_draw, game.full);
         let values = &loaded[&sub];
         let found = Mutex::new(Vec::new());
@@ -236,12 +237,12 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
 }
 
 fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, results_only: bool, progress: &dyn Progress) -> Outcome {
-    let idx = sector.index();
+    let idx = sector.index_on(game.rules.board);
     let values = &loaded[&sector];
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // The child sectors' indexes and values, looked up once rather than per child.
     let children: Vec<(Sector, SubspaceIndex, &[u8])> =
-        sector.children_in(game).into_iter().map(|c| (c, c.index(), loaded[&c].as_slice())).collect();
+        sector.children_in(game).into_iter().map(|c| (c, c.index_on(game.rules.board), loaded[&c].as_slice())).collect();
     assert!(children.len() <= 6, "a plain child and two capture children, for a placement and (Lasker) a move");
     // Only the plain child keeps the opponent's stones as they are; a capture child
     // has one fewer, so its index cannot be prepared from them.

@@ -42,7 +42,7 @@ fn compare(rule_set: &str, pairs: &[(u8, u8)]) {
     let (mut draws, mut checked) = (0u64, 0u64);
     for &(s, o) in pairs {
         let sub = Subspace::new(s, o).unwrap();
-        let idx = morris::index::SubspaceIndex::new(sub);
+        let idx = morris::index::SubspaceIndex::on(rules.board, sub.s, sub.o);
         let values = &tables[&sub];
         let sol = reference.solve_movement(s as u32, o as u32);
         let mut n = 0u64;
@@ -164,9 +164,9 @@ fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
 }
 
 /// The engine's value of the empty board of the `wk`-`bk` start, for White.
-fn start_value(tables: &HashMap<Sector, Vec<u8>>, wk: u8, bk: u8) -> Value {
+fn start_value(rules: &Rules, tables: &HashMap<Sector, Vec<u8>>, wk: u8, bk: u8) -> Value {
     let start = Sector::start(wk, bk).unwrap();
-    Value::decode(tables[&start][start.index().index(0, 0) as usize])
+    Value::decode(tables[&start][start.index_on(rules.board).index(0, 0) as usize])
 }
 
 fn from_ref(rv: RefValue) -> Value {
@@ -187,14 +187,14 @@ fn compare_start(rule_set: &str, wk: u8, bk: u8) {
     for (p, rv) in sol.iter() {
         let sector = Sector { s: p.mover.count_ones() as u8, o: p.opp.count_ones() as u8, sh: p.mover_hand as u8, oh: p.opp_hand as u8 };
         let values = tables.get(&sector).unwrap_or_else(|| panic!("{rule_set} {wk}-{bk}: the engine has no table {sector}"));
-        let got = Value::decode(values[sector.index().index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize]);
+        let got = Value::decode(values[sector.index_on(rules.board).index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize]);
         assert_eq!(got, from_ref(rv), "{rule_set} {wk}-{bk}: sector {sector}, mover {:06x} opponent {:06x} (reading-order bits)", p.mover, p.opp);
         n += 1;
         placement += !sector.is_movement() as u64;
     }
     assert!(placement > 0, "{rule_set} {wk}-{bk}: no placement position compared");
-    assert_eq!(Some(start_value(&tables, wk, bk)), sol.start_value().map(from_ref));
-    eprintln!("{rule_set} {wk}-{bk}: {n} reached raw positions agree ({placement} placement), start {}", start_value(&tables, wk, bk));
+    assert_eq!(Some(start_value(&rules, &tables, wk, bk)), sol.start_value().map(from_ref));
+    eprintln!("{rule_set} {wk}-{bk}: {n} reached raw positions agree ({placement} placement), start {}", start_value(&rules, &tables, wk, bk));
 }
 
 #[test]
@@ -227,6 +227,19 @@ fn start_3_3_flying_none() {
     compare_start("standard,flying=none", 3, 3);
 }
 
+/// The whole of Six Men's Morris (6-6 on the 16-point board, nobody flies): every
+/// position reached from the empty board equals the reference, value and depth.
+#[test]
+fn start_6_6_six() {
+    compare_start("six", 6, 6);
+}
+
+/// The whole of Five Men's Morris.
+#[test]
+fn start_5_5_five() {
+    compare_start("five", 5, 5);
+}
+
 #[test]
 fn start_3_3_standard() {
     compare_start("standard", 3, 3);
@@ -250,7 +263,7 @@ fn morabaraba_table_iv() {
     ];
     for ((wk, bk), want) in published {
         let tables = engine_start(&rules, wk, bk);
-        assert_eq!(start_value(&tables, wk, bk), want, "Morabaraba {wk}-{bk}");
+        assert_eq!(start_value(&rules, &tables, wk, bk), want, "Morabaraba {wk}-{bk}");
     }
 }
 
@@ -279,11 +292,16 @@ fn children_equal_the_references_on_random_positions() {
         "twelve,removal=lenient,take=each",
         "lasker",
         "lasker,take=each,removal=strict",
+        "six",
+        "five",
+        "six,take=each,removal=lenient",
+        "six,flying=3,lasker=yes",
     ] {
         let rules: Rules = rule_set.parse().unwrap();
         let game = rules.game();
         let reference = RefRules::parse(rule_set).unwrap();
         let stones = rules.stones as u32;
+        let points = rules.board.points() as u32;
         // Doubles after a move and after a placement, counted apart.
         let (mut compared, mut doubles) = (0, [0, 0]);
         while compared < 20_000 {
@@ -292,10 +310,10 @@ fn children_equal_the_references_on_random_positions() {
             let (mh, oh) = if next(2) == 0 { (0, 0) } else { (next(ms + 1), next(os + 1)) };
             let (mut mover, mut opp) = (0u32, 0u32);
             while mover.count_ones() < ms - mh {
-                mover |= 1 << next(24);
+                mover |= 1 << next(points);
             }
             while opp.count_ones() < os - oh {
-                let p = 1 << next(24);
+                let p = 1 << next(points);
                 if mover & p == 0 {
                     opp |= p;
                 }
@@ -355,7 +373,7 @@ fn lasker_table_iii() {
     ];
     for ((wk, bk), want) in published {
         let tables = engine_start(&rules, wk, bk);
-        assert_eq!(start_value(&tables, wk, bk), want, "Lasker {wk}-{bk}");
+        assert_eq!(start_value(&rules, &tables, wk, bk), want, "Lasker {wk}-{bk}");
     }
 }
 

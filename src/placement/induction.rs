@@ -58,12 +58,12 @@ pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Pr
 pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<u8> {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
     assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");
-    let idx = sector.index();
+    let idx = sector.index_on(game.rules.board);
     let plain = sector.after_move();
-    let plain = Target { index: plain.index(), values: tables.values(plain) };
+    let plain = Target { index: plain.index_on(game.rules.board), values: tables.values(plain) };
     // Children by stones removed: one, and two under `take=each`.
     let captures: [Option<Target>; 2] =
-        [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index(), values: tables.values(c) }) } else { None });
+        [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index_on(game.rules.board), values: tables.values(c) }) } else { None });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
     out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| crate::cpu::fast!({

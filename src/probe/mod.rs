@@ -278,7 +278,7 @@ impl Tablebase {
     }
 
     fn lookup_wdl(&self, sector: Sector, pos: &Position) -> Result<Wdl, TableError> {
-        let i = sector.index().index(pos.mover(), pos.opponent());
+        let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
         let t = self.table(sector)?;
         let bs = t.header.block_size as u64;
         Ok(match t.read_wld((i / bs) as usize, (i % bs) as usize)? {
@@ -366,7 +366,7 @@ impl Tablebase {
 
     #[inline(always)]
     fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
-        let i = sector.index().index(pos.mover(), pos.opponent());
+        let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
         Ok(Value::decode(self.probe_slot(sector, i)?))
     }
 

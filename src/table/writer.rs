@@ -150,7 +150,7 @@ fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8])
 /// sector's index ([`Sector::index`]); `stats` goes into the header as it is.
 pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
     let sector: Sector = sector.into();
-    let index = sector.index();
+    let index = sector.index_on(rules.board);
     // Per block: the compressed WLD and depth frames, their content checksums, and the
     // hash of the block's value bytes for the content checksum of the table.
     let blocks: Vec<(Vec<u8>, Vec<u8>, u32, u32, u64)> = values
