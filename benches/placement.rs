@@ -22,7 +22,7 @@ fn bench_placement(c: &mut Criterion) {
     let mut g = c.benchmark_group("placement");
     g.sample_size(10);
     for (wk, bk) in [(3, 3), (4, 4)] {
-        let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
+        let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine };
         let nodes = search::solve(&root, &tables, &NoProgress).nodes;
         g.throughput(Throughput::Elements(nodes));
         g.bench_function(format!("empty board {wk}-{bk} ({nodes} nodes)"), |b| {

@@ -83,7 +83,7 @@ fn bench_placement_probe(c: &mut Criterion) {
         let k = sizes.iter().position(|&n| if r < n { true } else { r -= n; false }).unwrap();
         let (s, idx) = (sectors[k], sectors[k].index());
         let (m, o) = idx.unindex(r);
-        positions.push(Position { white: m, black: o, white_hand: s.sh, black_hand: s.oh, to_move: Color::White });
+        positions.push(Position { white: m, black: o, white_hand: s.sh, black_hand: s.oh, to_move: Color::White, board: morris::rules::Board::Nine });
     }
     let tb = Tablebase::open(&dir).unwrap();
     let mut g = c.benchmark_group("probe");

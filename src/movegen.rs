@@ -4,7 +4,8 @@
 //! view of its own side to move, so after a move the roles swap.
 
 use crate::game::{Board24, Game};
-use crate::geometry::{BitIter, Bits, NAMES};
+use crate::geometry::{BitIter, Bits};
+use crate::rules::Board;
 use std::fmt;
 
 /// The point number that stands for "no point" in [`Move`]: no `from` in a placement,
@@ -58,34 +59,37 @@ pub struct Move {
 }
 
 impl fmt::Display for Move {
+    /// The notation on the 24-point boards; [`Move::notation`] names the points of any board.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.from != NONE {
-            write!(f, "{}-", NAMES[self.from as usize])?;
-        }
-        write!(f, "{}", NAMES[self.to as usize])?;
-        if self.capture != NONE {
-            write!(f, "x{}", NAMES[self.capture as usize])?;
-        }
-        if self.capture2 != NONE {
-            write!(f, "x{}", NAMES[self.capture2 as usize])?;
-        }
-        Ok(())
+        f.write_str(&self.notation(Board::Nine))
     }
 }
 
-/// A move string that is not a move of the notation; holds the text.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid move '{0}': expected d1, a1-a4, a1-a4xd7 or d1xg7 (d1xg7xa7 where a double mill takes two stones)")]
-pub struct MoveParseError(pub String);
+impl Move {
+    /// The move in the notation of RULES.md, with the point names of `board`
+    /// (`six` names its 16 points a1..e5, see VARIANTS.md).
+    pub fn notation(&self, board: Board) -> String {
+        let names = &board.geometry().names;
+        let mut out = String::new();
+        if self.from != NONE {
+            out += &names[self.from as usize];
+            out.push('-');
+        }
+        out += &names[self.to as usize];
+        for c in [self.capture, self.capture2] {
+            if c != NONE {
+                out.push('x');
+                out += &names[c as usize];
+            }
+        }
+        out
+    }
 
-impl std::str::FromStr for Move {
-    type Err = MoveParseError;
-    /// The notation of RULES.md: `d1` (placement), `a1-a4` (slide or flight), with
-    /// `xd7` appended for a capture: `a1-a4xd7`, `d1xg7`. Point names are
-    /// case-insensitive, the `x` and `-` are not; surrounding whitespace is ignored.
-    fn from_str(text: &str) -> Result<Move, MoveParseError> {
+    /// Parses the notation with the point names of `board` (see `FromStr`).
+    pub fn parse_on(board: Board, text: &str) -> Result<Move, MoveParseError> {
         let err = || MoveParseError(text.to_string());
-        let point = |s: &str| crate::geometry::point_by_name(s).map(|p| p as u8).ok_or_else(err);
+        let geo = board.geometry();
+        let point = |s: &str| geo.point(s).map(|p| p as u8).ok_or_else(err);
         let mut parts = text.trim().split('x');
         let head = parts.next().unwrap_or_default();
         let captures = parts.map(point).collect::<Result<Vec<u8>, _>>()?;
@@ -101,6 +105,21 @@ impl std::str::FromStr for Move {
             None => (NONE, point(head)?),
         };
         Ok(Move { from, to, capture, capture2 })
+    }
+}
+
+/// A move string that is not a move of the notation; holds the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid move '{0}': expected d1, a1-a4, a1-a4xd7 or d1xg7 (d1xg7xa7 where a double mill takes two stones)")]
+pub struct MoveParseError(pub String);
+
+impl std::str::FromStr for Move {
+    type Err = MoveParseError;
+    /// The notation of RULES.md: `d1` (placement), `a1-a4` (slide or flight), with
+    /// `xd7` appended for a capture: `a1-a4xd7`, `d1xg7`. Point names are
+    /// case-insensitive, the `x` and `-` are not; surrounding whitespace is ignored.
+    fn from_str(text: &str) -> Result<Move, MoveParseError> {
+        Move::parse_on(Board::Nine, text)
     }
 }
 
@@ -223,7 +242,7 @@ fn unmoves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::point_by_name;
+    use crate::geometry::{point_by_name, NAMES};
 
     fn set(names: &str) -> Bits {
         names.split(',').filter(|n| !n.is_empty()).map(|n| 1 << point_by_name(n).unwrap()).sum()

@@ -1,8 +1,8 @@
 //! Positions and the notation of RULES.md: `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`.
 
-use crate::geometry::{point_by_name, Bits, NAMES, READING_ORDER};
+use crate::geometry::Bits;
 use crate::subspace::Subspace;
-use crate::rules::Rules;
+use crate::rules::{Board, Rules};
 use std::fmt;
 use std::str::FromStr;
 
@@ -38,9 +38,14 @@ impl Color {
 /// [`Position::validate`]. The messages are meant for the user as they are.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    /// The board field is not 24 characters long; holds the length found.
-    #[error("board must have 24 characters (W, B or .), found {0}")]
+    /// The board field is not 24 characters long (16 on the `six` board); holds the
+    /// length found.
+    #[error("board must have 24 characters (W, B or .), or 16 on the board of Six and Five Men's Morris; found {0}")]
     BoardLength(usize),
+    /// The position is on another board than the rules': the points of the position's
+    /// board, the rules, and the points of theirs.
+    #[error("the position is on a board of {0} points, but the rules `{1}` play on {2} points: a board string of {2} characters")]
+    WrongBoard(u8, String, u8),
     /// The board field has a character other than `W`, `B` and `.`.
     #[error("invalid board character '{0}' (use W, B or .)")]
     BoardChar(char),
@@ -116,6 +121,10 @@ pub struct Position {
     pub black_hand: u8,
     /// The side to move, from whose point of view every value of the position is given.
     pub to_move: Color,
+    /// The board the stones stand on, which fixes the notation: [`Board::Nine`] for
+    /// the 24-point boards (with or without diagonals), [`Board::Six`] for the
+    /// 16-point one, whose points are bits 0..8 and 16..24 (see `board`).
+    pub board: Board,
 }
 
 impl Position {
@@ -126,7 +135,7 @@ impl Position {
     /// Mind the argument order: hands before the side to move here, after it in
     /// [`Position::from_lists`].
     pub fn new(white: Bits, black: Bits, white_hand: u8, black_hand: u8, to_move: Color) -> Result<Position, PositionError> {
-        Position { white, black, white_hand, black_hand, to_move }.checked()
+        Position { white, black, white_hand, black_hand, to_move, board: Board::Nine }.checked()
     }
 
     /// Whether this position is one `new` accepts (the fields are public, so a position
@@ -138,7 +147,17 @@ impl Position {
     /// Whether this is a position of the game under `rules`: [`Position::validate`]
     /// with the rules' stones a side (12 in Morabaraba) instead of 9.
     pub fn validate_in(&self, rules: &Rules) -> Result<(), PositionError> {
+        if self.board.mask() != rules.board.mask() {
+            return Err(PositionError::WrongBoard(self.board.points(), rules.to_string(), rules.board.points()));
+        }
         self.checked_max(rules.stones).map(|_| ())
+    }
+
+    /// This position with `board`'s tag, for positions built from bitboards of a
+    /// rule set's own board (the `six` board's bits, see `board`).
+    pub fn on(self, board: Board) -> Position {
+        let board = if board == Board::NineDiagonal { Board::Nine } else { board };
+        Position { board, ..self }
     }
 
     /// The side to move's stones in hand.
@@ -150,7 +169,7 @@ impl Position {
     /// Raw bitboards, not checked: use `new` (or `validate`) for untrusted input.
     pub fn movement(to_move: Color, mover: Bits, opp: Bits) -> Position {
         let (white, black) = if to_move == Color::White { (mover, opp) } else { (opp, mover) };
-        Position { white, black, white_hand: 0, black_hand: 0, to_move }
+        Position { white, black, white_hand: 0, black_hand: 0, to_move, board: Board::Nine }
     }
 
     /// The side to move's stones on the board.
@@ -181,10 +200,16 @@ impl Position {
     /// case-insensitive), checked as [`Position::new`] checks. Fails on an unknown point
     /// or one listed twice.
     pub fn from_lists(white: &str, black: &str, to_move: Color, white_hand: u8, black_hand: u8) -> Result<Position, PositionError> {
+        Self::from_lists_on(Board::Nine, white, black, to_move, white_hand, black_hand)
+    }
+
+    /// [`Position::from_lists`] with the point names of `board`.
+    pub fn from_lists_on(board: Board, white: &str, black: &str, to_move: Color, white_hand: u8, black_hand: u8) -> Result<Position, PositionError> {
+        let geo = board.geometry();
         let parse = |list: &str| -> Result<Bits, PositionError> {
             let mut bits = 0;
             for name in list.split(|c: char| c == ',' || c.is_whitespace()).filter(|n| !n.is_empty()) {
-                let p = point_by_name(name).ok_or_else(|| PositionError::Point(name.to_string()))?;
+                let p = geo.point(name).ok_or_else(|| PositionError::Point(name.to_string()))?;
                 if bits & (1 << p) != 0 {
                     return Err(PositionError::Duplicate(name.to_string()));
                 }
@@ -195,12 +220,12 @@ impl Position {
         let (w, b) = (parse(white)?, parse(black)?);
         if w & b != 0 {
             let p = (w & b).trailing_zeros() as usize;
-            return Err(PositionError::Duplicate(NAMES[p].to_string()));
+            return Err(PositionError::Duplicate(geo.names[p].to_string()));
         }
-        Position { white: w, black: b, white_hand, black_hand, to_move }.checked()
+        Position { white: w, black: b, white_hand, black_hand, to_move, board: Board::Nine }.on(board).checked()
     }
 
-    /// Checked against the most stones of any rule set on the 24-point boards:
+    /// Checked against the most stones of any rule set:
     /// the notation is the same for all of them, and a reader checks its own rules'
     /// bound with [`Position::validate_in`].
     fn checked(self) -> Result<Position, PositionError> {
@@ -208,7 +233,7 @@ impl Position {
     }
 
     fn checked_max(self, most: u8) -> Result<Position, PositionError> {
-        if self.white & self.black != 0 || (self.white | self.black) & !crate::geometry::FULL != 0 {
+        if self.white & self.black != 0 || (self.white | self.black) & !self.board.mask() != 0 {
             return Err(PositionError::Overlap);
         }
         let w = self.white.count_ones() + self.white_hand as u32;
@@ -243,7 +268,7 @@ impl Position {
         self.children().into_iter().map(|(mv, _)| mv).collect()
     }
 
-    /// [`Position::legal_moves`] under `rules` (a 24-point board).
+    /// [`Position::legal_moves`] under `rules`.
     pub fn legal_moves_in(&self, rules: &Rules) -> Vec<crate::movegen::Move> {
         self.children_in(rules).into_iter().map(|(mv, _)| mv).collect()
     }
@@ -256,7 +281,7 @@ impl Position {
         self.play_in(&Rules::STANDARD, mv)
     }
 
-    /// [`Position::play`] under `rules` (a 24-point board).
+    /// [`Position::play`] under `rules`.
     pub fn play_in(&self, rules: &Rules, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
         self.children_in(rules).into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(mv.to_string(), self.to_string()))
     }
@@ -266,14 +291,14 @@ impl Position {
         self.children_in(&Rules::STANDARD)
     }
 
-    /// [`Position::children`] under `rules` (a 24-point board). A full board has no
+    /// [`Position::children`] under `rules`. A full board has no
     /// move, under either `full-board` option.
     pub fn children_in(&self, rules: &Rules) -> Vec<(crate::movegen::Move, Position)> {
         use crate::placement::{for_each_ply_move, Ply};
         let game = rules.game();
         let (mh, oh) = if self.to_move == Color::White { (self.white_hand, self.black_hand) } else { (self.black_hand, self.white_hand) };
         let (m, o) = (self.mover().count_ones() as u8, self.opponent().count_ones() as u8);
-        if self.validate_in(rules).is_err() || !game.is_24() || m + mh < 3 || o + oh < 3 {
+        if self.validate_in(rules).is_err() || m + mh < 3 || o + oh < 3 {
             return Vec::new();
         }
         let ply = Ply { white_hand: self.white_hand, black_hand: self.black_hand, to_move: self.to_move };
@@ -281,7 +306,7 @@ impl Position {
         for_each_ply_move(game, ply, self.mover(), self.opponent(), |mv, after, opp_after| {
             let next = ply.after(&mv);
             let (white, black) = ply.colours(after, opp_after);
-            out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move }));
+            out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move, board: self.board }));
         });
         // Under `take=each` two orders of removal can take the same two stones: one move.
         if game.take_each {
@@ -291,9 +316,17 @@ impl Position {
         out
     }
 
-    /// The 24-character board in reading order (the first field of the notation).
+    /// The move `mv` from this position in the notation, with this board's point names.
+    pub fn move_name(&self, mv: &crate::movegen::Move) -> String {
+        mv.notation(self.board)
+    }
+
+    /// The board in reading order (the first field of the notation): 24 characters,
+    /// or 16 on the `six` board.
     pub fn board_string(&self) -> String {
-        READING_ORDER
+        self.board
+            .geometry()
+            .reading
             .iter()
             .map(|&p| {
                 if self.white >> p & 1 != 0 {
@@ -315,13 +348,16 @@ impl FromStr for Position {
         if fields.len() != 2 && fields.len() != 4 {
             return Err(PositionError::Fields(fields.len()));
         }
-        let board: Vec<char> = fields[0].chars().collect();
-        if board.len() != 24 {
-            return Err(PositionError::BoardLength(board.len()));
-        }
+        let chars: Vec<char> = fields[0].chars().collect();
+        let board = match chars.len() {
+            24 => Board::Nine,
+            16 => Board::Six,
+            n => return Err(PositionError::BoardLength(n)),
+        };
+        let reading = &board.geometry().reading;
         let (mut white, mut black) = (0, 0);
-        for (i, c) in board.iter().enumerate() {
-            let p = READING_ORDER[i];
+        for (i, c) in chars.iter().enumerate() {
+            let p = reading[i];
             match c {
                 'W' => white |= 1 << p,
                 'B' => black |= 1 << p,
@@ -338,7 +374,7 @@ impl FromStr for Position {
             s.parse::<u8>().ok().filter(|&h| h <= crate::sector::STONES).ok_or_else(|| PositionError::Hand(s.to_string()))
         };
         let (white_hand, black_hand) = if fields.len() == 4 { (hand(fields[2])?, hand(fields[3])?) } else { (0, 0) };
-        Position { white, black, white_hand, black_hand, to_move }.checked()
+        Position { white, black, white_hand, black_hand, to_move, board }.checked()
     }
 }
 
@@ -356,7 +392,13 @@ impl fmt::Display for Position {
 /// Point names of a bitboard, comma-separated, in internal order (not sorted by name):
 /// the format [`Position::from_lists`] reads.
 pub fn point_list(bits: Bits) -> String {
-    crate::geometry::BitIter(bits).map(|p| NAMES[p]).collect::<Vec<_>>().join(",")
+    point_list_on(Board::Nine, bits)
+}
+
+/// [`point_list`] with the point names of `board`.
+pub fn point_list_on(board: Board, bits: Bits) -> String {
+    let names = &board.geometry().names;
+    crate::geometry::BitIter(bits).map(|p| names[p].as_str()).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]
@@ -386,7 +428,7 @@ mod tests {
         assert_eq!(ten.validate_in(&"morabaraba".parse().unwrap()), Ok(()));
         assert!(matches!(Position::new(0b111, 0, 10, 0, Color::White), Err(PositionError::TooMany("White", 13, 12))));
         assert!(matches!(Position::new(0, 0, 9, 200, Color::White), Err(PositionError::TooMany("Black", 200, 12))));
-        let raw = Position { white: 0b11, black: 0b10, white_hand: 0, black_hand: 0, to_move: Color::White };
+        let raw = Position { white: 0b11, black: 0b10, white_hand: 0, black_hand: 0, to_move: Color::White, board: Board::Nine };
         assert!(raw.validate().is_err());
     }
 
@@ -403,5 +445,27 @@ mod tests {
         assert!(Position::from_lists("d7,d7", "", Color::White, 0, 0).is_err());
         assert!(Position::from_lists("d7", "d7", Color::White, 0, 0).is_err());
         assert!(Position::from_lists("z9", "", Color::White, 0, 0).is_err());
+    }
+
+    /// The 16-point board has its own notation (VARIANTS.md): 16 characters in the
+    /// order a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1, and the names a1..e5.
+    #[test]
+    fn the_sixteen_point_notation() {
+        let six: Rules = "six".parse().unwrap();
+        let p: Position = "WW..B..........B b 4 4".parse().unwrap();
+        assert_eq!(p.board, Board::Six);
+        assert_eq!(p.to_string(), "WW..B..........B b 4 4");
+        assert_eq!(p, Position::from_lists_on(Board::Six, "a5,c5", "c4,e1", Color::Black, 4, 4).unwrap());
+        assert_eq!(point_list_on(Board::Six, p.black), "e1,c4");
+        assert_eq!(p.validate_in(&six), Ok(()));
+        assert!(matches!(p.validate(), Err(PositionError::WrongBoard(..))));
+        assert!(Position::from_lists_on(Board::Six, "g7", "", Color::White, 0, 0).is_err(), "no g7 on six");
+        assert!("WWW............. w 4 0".parse::<Position>().unwrap().validate_in(&six).is_err(), "7 stones");
+        // A move names its points on the position's board; placing on e5 closes a5-c5-e5.
+        let q: Position = "WW..B..........B w 4 4".parse().unwrap();
+        let names: Vec<String> = q.children_in(&six).iter().map(|(m, _)| q.move_name(m)).collect();
+        assert!(names.contains(&"e5xc4".to_string()) && names.contains(&"e5xe1".to_string()), "{names:?}");
+        let mv = crate::movegen::Move::parse_on(Board::Six, "e5xc4").unwrap();
+        assert_eq!(q.play_in(&six, &mv).unwrap().to_string(), "WWW............B b 3 4");
     }
 }

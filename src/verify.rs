@@ -188,7 +188,7 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                             f.push(Mismatch {
                                 sector: sub.into(),
                                 slot: i,
-                                position: Position::movement(Color::White, m, o).to_string(),
+                                position: Position::movement(Color::White, m, o).on(game.rules.board).to_string(),
                                 stored,
                                 expected,
                             });
@@ -303,7 +303,7 @@ fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<S
                     bad += 1;
                     let mut f = found.lock().unwrap();
                     if f.len() < KEEP {
-                        let position = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
+                        let position = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White, board: crate::rules::Board::Nine }.on(game.rules.board);
                         f.push(Mismatch { sector, slot: i, position: position.to_string(), stored, expected });
                     }
                 }

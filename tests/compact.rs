@@ -69,7 +69,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
             let (white, black, white_hand, black_hand) =
                 if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
-            let pos = Position { white, black, white_hand, black_hand, to_move };
+            let pos = Position { white, black, white_hand, black_hand, to_move, board: morris::rules::Board::Nine };
             let v = tf.probe(&pos).unwrap();
             assert_eq!(tc.probe(&pos).unwrap(), v, "{pos} of {sector}");
             assert_eq!(tr.probe_wdl(&pos).unwrap(), Wdl::from(v), "{pos} of {sector}");
@@ -83,7 +83,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
 
     // The empty boards, one lookup in the full set, one ply in the compact one.
     for (wk, bk) in [(4, 4), (3, 4)] {
-        let start = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
+        let start = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine };
         assert_eq!(tc.probe(&start).unwrap(), tf.probe(&start).unwrap());
         assert_eq!(tc.mainline(&start).unwrap(), tf.mainline(&start).unwrap());
     }
@@ -101,7 +101,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     let first_position = |sector: Sector| {
         let index = sector.index();
         let (m, o) = index.unindex((0..index.len()).find(|&i| !(index.may_be_hole(i) && index.is_hole(i))).unwrap());
-        Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White }
+        Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White, board: morris::rules::Board::Nine }
     };
 
     // A damaged child table is reported as damaged, never read as a value.

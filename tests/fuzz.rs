@@ -109,7 +109,7 @@ fn table_reader_returns_the_truth_or_an_error() {
             let tb = Tablebase::with_cache(dir.path(), 0).unwrap();
             for &i in &slots {
                 let (m, o) = index.unindex(i);
-                let pos = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
+                let pos = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White, board: morris::rules::Board::Nine };
                 if let Ok(v) = tb.probe(&pos) {
                     assert_eq!(v.encode(), Some(truth[i as usize]), "{name} round {round}: slot {i} read wrong");
                 }

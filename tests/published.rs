@@ -146,7 +146,7 @@ fn table_ii_start_values_up_to_five_stones() {
     let max = max_stones().min(10) / 2;
     for wk in 3..=max {
         for bk in 3..=max {
-            let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
+            let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine };
             let tables = MovementTables::from_map(
                 MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect(),
             );

@@ -106,7 +106,7 @@ fn positions(sub: Subspace, k: usize) -> Vec<(u32, u32)> {
 fn placement_parent(mover: u32, opp: u32) -> Option<Position> {
     // The side to move here is `sub`'s opponent, with one stone still in hand.
     (0..24).filter(|p| opp >> p & 1 != 0).find_map(|p| {
-        let q = Position { white: opp & !(1 << p), black: mover, white_hand: 1, black_hand: 0, to_move: Color::White };
+        let q = Position { white: opp & !(1 << p), black: mover, white_hand: 1, black_hand: 0, to_move: Color::White, board: morris::rules::Board::Nine };
         (q.validate().is_ok() && q.children().iter().all(|(mv, _)| mv.capture == NONE)).then_some(q)
     })
 }

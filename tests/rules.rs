@@ -94,9 +94,13 @@ fn rule_strings_are_checked_and_directories_follow_the_rules() {
     let cwd = tempfile::tempdir().unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", "lasker", "stats"]).current_dir(cwd.path()).output().unwrap();
     assert!(text(&o).contains("databases/lasker"), "{}", text(&o));
-    let o = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", "six", "solve"]).current_dir(cwd.path()).output().unwrap();
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o).contains("cannot solve this under the rules `six` yet"), "{}", text(&o));
+    // Six solves from the command line into its own directory, and the standard
+    // directory stays untouched.
+    let o = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", "six", "solve", "-q"]).current_dir(cwd.path()).output().unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(text(&o).contains("databases/six"), "{}", text(&o));
+    assert!(cwd.path().join("databases/six/4-4.mtb").exists());
+    assert!(!cwd.path().join("databases/4-4.mtb").exists());
 }
 
 /// The command line end to end under rule sets other than standard: Morabaraba and
@@ -135,4 +139,41 @@ fn other_rule_sets_solve_verify_draw_and_probe() {
     let o = morris(&["--rules", "lasker", "probe", "--db", d.to_str().unwrap(), "--json", "W.......B............... w 2 2"]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains(r#""move":"a7-d7""#), "a Lasker move of a stone with stones in hand: {}", text(&o));
+}
+
+/// Six and Five Men's Morris, on the 16-point board: the whole game solves, verifies
+/// and draws from the command line, and positions use the board's own notation.
+/// (Their values equal the family reference's in `tests/family_match.rs`.)
+#[test]
+fn the_sixteen_point_board_from_the_command_line() {
+    let root = tempfile::tempdir().unwrap();
+    for rules in ["six", "five"] {
+        let dir = root.path().join(rules);
+        let d = dir.to_str().unwrap();
+        let o = morris(&["--rules", rules, "solve", "--db", d, "--all", "-q"]);
+        assert!(o.status.success(), "{rules}: {}", text(&o));
+        let o = morris(&["--rules", rules, "verify", "--db", d, "--all"]);
+        assert!(o.status.success() && text(&o).contains(": 0 mismatches"), "{rules}: {}", text(&o));
+        let o = morris(&["--rules", rules, "draw", "--db", d, "--json"]);
+        assert!(o.status.success(), "{rules}: {}", text(&o));
+        let stones = if rules == "six" { "6-6" } else { "5-5" };
+        assert!(text(&o).contains(&format!(r#""stones":"{stones}""#)), "the rule set's own start: {}", text(&o));
+    }
+    let d = root.path().join("six");
+    let d = d.to_str().unwrap();
+    // White has a mill to close on c5 (a5-c5-e5): the move takes a stone, named on
+    // the 16-point board.
+    let o = morris(&["--rules", "six", "probe", "--db", d, "WW..BB.......... w 4 4"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("  a   b   c   d   e\n") && out.contains("3 .---.       .---."), "the 16-point diagram: {out}");
+    assert!(out.lines().any(|l| l.starts_with("e5xc4 ")), "e5 closes a5-c5-e5 and takes c4: {out}");
+    let o = morris(&["--rules", "six", "probe", "--db", d, "--json", "--white", "a5,c5,e5", "--black", "b4,c4,d3", "--turn", "black"]);
+    assert!(o.status.success() && text(&o).contains(r#""position":"WWWBB...B....... b""#), "{}", text(&o));
+    // A position of the 24-point board is refused by the six rules, and the reverse.
+    let o = morris(&["--rules", "six", "probe", "--db", d, "........................ w 6 6"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("a board of 24 points") && text(&o).contains("16 characters"), "{}", text(&o));
+    let o = morris(&["probe", "--db", d, "................ w 6 6"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }

@@ -52,7 +52,7 @@ fn small_starts_tables_agree_with_search() {
     // own tests hold it to brute force and to the published entries.
     for wk in 3..=5u8 {
         for bk in 3..=5u8 {
-            check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White });
+            check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine });
         }
     }
     let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
@@ -65,7 +65,7 @@ fn small_starts_tables_agree_with_search() {
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
             let (white, black, white_hand, black_hand) =
                 if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
-            check(Position { white, black, white_hand, black_hand, to_move });
+            check(Position { white, black, white_hand, black_hand, to_move, board: morris::rules::Board::Nine });
             checked += 1;
         }
     }

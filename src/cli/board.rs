@@ -1,6 +1,6 @@
 //! A text diagram of the board for people.
 
-use morris::geometry::point_by_name;
+use morris::rules::Board;
 use morris::Position;
 
 const TEMPLATE: [&str; 13] = [
@@ -19,6 +19,19 @@ const TEMPLATE: [&str; 13] = [
     "1 a1----------d1----------g1",
 ];
 
+/// The 16-point board of Six and Five Men's Morris (VARIANTS.md's names).
+const SIX: [&str; 9] = [
+    "5 a5------c5------e5",
+    "  |       |       |",
+    "4 |   b4--c4--d4  |",
+    "  |   |       |   |",
+    "3 a3--b3      d3--e3",
+    "  |   |       |   |",
+    "2 |   b2--c2--d2  |",
+    "  |       |       |",
+    "1 a1------c1------e1",
+];
+
 /// The corner diagonals of the `nine-diagonal` board: (row, column, character).
 const DIAGONALS: [(usize, usize, u8); 8] =
     [(1, 4, b'\\'), (1, 24, b'/'), (3, 8, b'\\'), (3, 20, b'/'), (9, 8, b'/'), (9, 20, b'\\'), (11, 4, b'/'), (11, 24, b'\\')];
@@ -27,7 +40,10 @@ const DIAGONALS: [(usize, usize, u8); 8] =
 /// diagonals drawn where the rules' board has them.
 pub fn diagram(pos: &Position, rules: &morris::Rules) -> String {
     let mut out = String::new();
-    let mut lines: Vec<String> = TEMPLATE.iter().map(|l| l.to_string()).collect();
+    let six = rules.board == Board::Six;
+    let template: &[&str] = if six { &SIX } else { &TEMPLATE };
+    let geo = rules.board.geometry();
+    let mut lines: Vec<String> = template.iter().map(|l| l.to_string()).collect();
     if rules.board == morris::rules::Board::NineDiagonal {
         for (row, col, c) in DIAGONALS {
             // SAFETY of the byte edit: the template is ASCII, and so is `c`.
@@ -43,7 +59,7 @@ pub fn diagram(pos: &Position, rules: &morris::Rules) -> String {
         let mut row = String::new();
         while i < bytes.len() {
             if i >= 2 && i + 1 < bytes.len() && bytes[i].is_ascii_lowercase() && bytes[i + 1].is_ascii_digit() {
-                let p = point_by_name(&line[i..i + 2]).expect("template names real points");
+                let p = geo.point(&line[i..i + 2]).expect("template names real points");
                 let c = if pos.white >> p & 1 != 0 {
                     'W'
                 } else if pos.black >> p & 1 != 0 {
@@ -63,6 +79,6 @@ pub fn diagram(pos: &Position, rules: &morris::Rules) -> String {
         out.push_str(row.trim_end());
         out.push('\n');
     }
-    out.push_str("  a   b   c   d   e   f   g\n");
+    out.push_str(if six { "  a   b   c   d   e\n" } else { "  a   b   c   d   e   f   g\n" });
     out
 }

@@ -14,9 +14,10 @@ pub struct Args {
     /// Directory holding the movement tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
     pub(super) db: PathBuf,
-    /// Stones each side places, White's first (Gévay & Danner's generalised starts).
-    #[arg(long, default_value = "9-9", value_name = "WK-BK", value_parser = parse_stones)]
-    stones: (u8, u8),
+    /// Stones each side places, White's first (Gévay & Danner's generalised starts);
+    /// by default the rule set's own start (9-9 in the standard game, 6-6 in Six Men's Morris).
+    #[arg(long, value_name = "WK-BK", value_parser = parse_stones)]
+    stones: Option<(u8, u8)>,
     /// Transposition table size in MiB (default: by the number of stones, at most 1024).
     #[arg(long, value_name = "MIB", value_parser = parse_tt_mib)]
     tt_mib: Option<usize>,
@@ -67,9 +68,9 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
 }
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
-    let (wk, bk) = args.stones;
+    let (wk, bk) = args.stones.unwrap_or((rules.stones, rules.stones));
     let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
-    let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White };
+    let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: rules.board }.on(rules.board);
     let start = Instant::now();
     let from_tables = if args.search {
         None
@@ -105,7 +106,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|m| {
                 let (r, p) = value_json(m.value);
-                json!({ "move": m.mv.to_string(), "result": r, "plies": p })
+                json!({ "move": root.move_name(&m.mv), "result": r, "plies": p })
             })
             .collect();
         let (r, p) = value_json(solution.value);
@@ -114,7 +115,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         out!("{wk} stones for White, {bk} for Black, empty board, White to move: {words}.");
         out!("\nfirst move   value for White");
         for m in &solution.moves {
-            out!("{:<12} {}", m.mv.to_string(), m.value);
+            out!("{:<12} {}", root.move_name(&m.mv), m.value);
         }
         out!(
             "\n{method}: {} placement nodes searched in {:.3} s, peak memory {} MiB",

@@ -60,7 +60,7 @@ fn probe_json(searcher: &Searcher, pos: &Position, with_moves: bool) -> anyhow::
             .into_iter()
             .map(|m| {
                 let (r, p) = value_json(m.value);
-                json!({ "move": m.mv.to_string(), "result": r, "plies": p, "position": m.child.to_string() })
+                json!({ "move": pos.move_name(&m.mv), "result": r, "plies": p, "position": m.child.to_string() })
             })
             .collect();
         obj["moves"] = json!(moves);
@@ -77,7 +77,7 @@ fn wdl_json(tb: &Tablebase, pos: &Position, moves: bool) -> anyhow::Result<serde
         let list: Vec<serde_json::Value> = tb
             .probe_moves_wdl(pos)?
             .into_iter()
-            .map(|m: morris::MoveInfo<Wdl>| json!({ "move": m.mv.to_string(), "result": m.value.to_string(), "plies": null, "position": m.child.to_string() }))
+            .map(|m: morris::MoveInfo<Wdl>| json!({ "move": pos.move_name(&m.mv), "result": m.value.to_string(), "plies": null, "position": m.child.to_string() }))
             .collect();
         obj["moves"] = json!(list);
     }
@@ -109,7 +109,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
                 Side::White => Color::White,
                 Side::Black => Color::Black,
             };
-            Position::from_lists(w.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""), turn, 0, 0).map_err(anyhow::Error::from)
+            Position::from_lists_on(rules.board, w.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""), turn, 0, 0).map_err(anyhow::Error::from)
         }
         _ => anyhow::bail!("give a POSITION (e.g. '.WW....B.B....B........W b'), `-` for standard input, or --white/--black/--turn"),
     };
@@ -155,7 +155,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     if !moves.is_empty() {
         writeln!(out, "\n{:<12} value for {}", "move", pos.to_move.name())?;
         for m in moves {
-            writeln!(out, "{:<12} {}", m.mv.to_string(), m.value)?;
+            writeln!(out, "{:<12} {}", pos.move_name(&m.mv), m.value)?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -289,7 +289,7 @@ async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>
 
 fn step_json(mv: Move, pos: &Position, v: Value) -> JsonValue {
     let (r, p) = value_fields(v);
-    json!({ "move": mv.to_string(), "position": pos.to_string(), "result": r, "plies": p })
+    json!({ "move": mv.notation(pos.board), "position": pos.to_string(), "result": r, "plies": p })
 }
 
 async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
@@ -334,6 +334,6 @@ fn info_json(app: &App) -> JsonValue {
         "rules": app.tb.rules().to_string(),
         "tables": tables,
         "starts": starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>(),
-        "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(24))),
+        "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(app.tb.rules().board.points() as usize))),
     })
 }

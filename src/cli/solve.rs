@@ -63,10 +63,6 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
-    // Before any output: the engine solves the 24-point boards.
-    if rules.board == morris::rules::Board::Six {
-        return Err(morris::TableError::Unsolvable(*rules).into());
-    }
     let default_scope = !args.all && args.max_stones.is_none() && args.start.is_empty() && args.only.is_none();
     let default_scope_starts = vec![(3, 3), (3, 4), (4, 3), (4, 4)];
     let starts = match (args.all, default_scope) {

@@ -122,6 +122,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                         white_hand: next.white_hand,
                         black_hand: next.black_hand,
                         to_move: next.to_move,
+                        board: crate::rules::Board::Nine,
                     };
                     root_moves.push(MoveInfo { mv, child: pos, value: v });
                 });

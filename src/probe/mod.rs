@@ -309,13 +309,13 @@ impl Tablebase {
     /// `probe_wdl` of the movement position `(mover, opp)`: the side to move's stones
     /// and the opponent's, as bitboards (colour plays no part in the movement phase).
     pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
-        self.probe_wdl(&Position::movement(Color::White, mover, opp))
+        self.probe_wdl(&Position::movement(Color::White, mover, opp).on(self.rules().board))
     }
 
     /// The value of a movement-phase position `(mover, opp)` for the side to move: the
     /// bitboards of its stones and of the opponent's.
     pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
-        self.probe(&Position::movement(Color::White, mover, opp))
+        self.probe(&Position::movement(Color::White, mover, opp).on(self.rules().board))
     }
 
     /// The value of a position for the side to move, read from its sector's table: one

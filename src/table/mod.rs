@@ -155,10 +155,6 @@ pub enum TableError {
     /// [`Sector::solve_order`]).
     #[error(transparent)]
     Cycle(#[from] crate::sector::CycleError),
-    /// The engine cannot solve this under these rules yet: it solves every rule set on
-    /// the 24-point boards, except the placement phase of Lasker rules.
-    #[error("the engine cannot solve this under the rules `{0}` yet: it solves every rule set on the nine and nine-diagonal boards, except the placement phase (`--start`, `--all`) of Lasker rules; the movement phase (`--max-stones N`, `--only S-O`) of those it solves")]
-    Unsolvable(Rules),
     /// A sector built by hand with more stones of a kind than the rules give a side:
     /// no table of theirs can hold it.
     #[error("sector {0} does not exist under these rules: a side has more stones than they give it")]
