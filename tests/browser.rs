@@ -253,17 +253,43 @@ fn set_viewport(tab: &Tab, width: u32, height: u32, mobile: bool) {
     .expect("set the viewport");
 }
 
-// ---------------------------------------------------------------------------------------------
+/// Headless Chromium that stays off the network.
+fn launch(chrome: &Path, profile: &Path) -> Browser {
+    let options = LaunchOptions::default_builder()
+        .path(Some(chrome.to_path_buf()))
+        .headless(true)
+        .sandbox(false)
+        .window_size(Some((1200, 900)))
+        .user_data_dir(Some(profile.to_path_buf()))
+        .idle_browser_timeout(Duration::from_secs(300))
+        .args(
+            ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
+                .iter()
+                .map(OsStr::new)
+                .collect(),
+        )
+        .build()
+        .unwrap();
+    Browser::new(options).unwrap_or_else(|e| panic!("launch {}: {e}", chrome.display()))
+}
 
-#[test]
-fn web_board_in_chromium() {
-    let Some(chrome) = find_browser() else {
+/// The browser, or `None` with a note when there is none and CI does not require one.
+fn browser_or_skip() -> Option<PathBuf> {
+    let found = find_browser();
+    if found.is_none() {
         if std::env::var("MORRIS_REQUIRE_BROWSER").as_deref() == Ok("1") {
             panic!("MORRIS_REQUIRE_BROWSER=1 but no chromium, chromium-browser or google-chrome on PATH");
         }
         println!("browser test skipped: no chromium, chromium-browser or google-chrome on PATH (set MORRIS_REQUIRE_BROWSER=1 to fail instead)");
-        return;
-    };
+    }
+    found
+}
+
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn web_board_in_chromium() {
+    let Some(chrome) = browser_or_skip() else { return };
     let t0 = Instant::now();
     let lap = |what: &str| println!("[{:6.2} s] {what}", t0.elapsed().as_secs_f64());
 
@@ -285,22 +311,7 @@ fn web_board_in_chromium() {
     }
 
     let profile = tempfile::tempdir().unwrap();
-    let options = LaunchOptions::default_builder()
-        .path(Some(chrome.clone()))
-        .headless(true)
-        .sandbox(false)
-        .window_size(Some((1200, 900)))
-        .user_data_dir(Some(profile.path().to_path_buf()))
-        .idle_browser_timeout(Duration::from_secs(300))
-        .args(
-            ["--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars"]
-                .iter()
-                .map(OsStr::new)
-                .collect(),
-        )
-        .build()
-        .unwrap();
-    let browser = Browser::new(options).unwrap_or_else(|e| panic!("launch {}: {e}", chrome.display()));
+    let browser = launch(&chrome, profile.path());
     lap("browser started");
     let tab = browser.new_tab().unwrap();
     tab.set_default_timeout(WAIT);
@@ -459,4 +470,91 @@ fn web_board_in_chromium() {
 
     assert!(desktop.is_file());
     println!("browser test passed in {:.1} s", t0.elapsed().as_secs_f64());
+}
+
+/// The board the page draws is the server's: the 16 points and 20 lines of `six`, and
+/// Morabaraba's diagonals, with moves along them played by clicks.
+#[test]
+fn other_boards_in_chromium() {
+    let Some(chrome) = browser_or_skip() else { return };
+    let root = tempfile::tempdir().unwrap();
+    let solve = |rules: &str, scope: &[&str]| {
+        let dir = root.path().join(rules);
+        let out = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", rules, "solve", "-q", "--db"]).arg(&dir).args(scope).output().unwrap();
+        assert!(out.status.success(), "solve {rules}: {}", String::from_utf8_lossy(&out.stderr));
+        dir
+    };
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(&chrome, profile.path());
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(WAIT);
+    set_viewport(&tab, 1200, 900, false);
+    let drawn = |tab: &Tab| {
+        eval_json(
+            tab,
+            "({points: [...document.querySelectorAll('[data-point]')].map(e => e.dataset.point).sort(), \
+               edges: [...document.querySelectorAll('[data-edge]')].map(e => e.dataset.edge), \
+               title: document.getElementById('title').textContent, \
+               columns: [...document.querySelectorAll('.coords text')].map(t => t.textContent).join('')})",
+        )
+    };
+
+    // Six Men's Morris: the whole game. The page opens on its empty board with 6 stones
+    // each, draws what /api/info says, and a game is played by clicks into the movement
+    // phase, each page checked against the API.
+    let six = solve("six", &["--all"]);
+    let server = Server::start(&six, &["--rules", "six"]);
+    let (_, info) = server.json("/api/info");
+    let start = "................ w 6 6";
+    assert_eq!(info["start_position"], start, "{info}");
+    assert_eq!(info["board"]["points"].as_array().unwrap().len(), 16, "{info}");
+    assert_eq!(info["board"]["edges"].as_array().unwrap().len(), 20, "{info}");
+    tab.navigate_to(&format!("{}/", server.base())).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, start);
+    let page = drawn(&tab);
+    let mut want: Vec<&str> = "a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1".split(' ').collect();
+    want.sort();
+    assert_eq!(page["points"], serde_json::json!(want), "{page}");
+    assert_eq!(page["edges"].as_array().unwrap().len(), 20, "{page}");
+    let has_edge = |page: &Value, p: &str, q: &str| page["edges"].as_array().unwrap().iter().any(|e| *e == format!("{p}-{q}") || *e == format!("{q}-{p}"));
+    for (p, q) in [("a3", "b3"), ("c1", "c2"), ("d3", "e3"), ("c4", "c5")] {
+        assert!(has_edge(&page, p, q), "{p}-{q} is drawn: {page}");
+    }
+    assert!(!has_edge(&page, "a5", "b4"), "no diagonals on six: {page}");
+    assert_eq!(page["title"], "Six Men's Morris");
+    assert_eq!(page["columns"], "abcde12345", "a 5 by 5 grid: {page}");
+    check_page(&tab, &server, start);
+    // The best move each ply (the API lists them best first) until a stone slides.
+    let mut pos = start.to_string();
+    let mut slid = false;
+    for _ in 0..24 {
+        let probe = server.probe(&pos);
+        let Some(mv) = probe["moves"].as_array().unwrap().first().map(|m| m["move"].as_str().unwrap().to_string()) else { break };
+        pos = play_by_clicks(&tab, &server, &pos, &mv, None);
+        check_page(&tab, &server, &pos);
+        if mv.contains('-') {
+            slid = true;
+            break;
+        }
+    }
+    assert!(slid, "the game reached the movement phase: {pos}");
+    save_png(&tab, "browser-screenshot-six.png");
+    drop(server);
+
+    // Morabaraba: the diagonals are drawn, and a7 slides to b6 along one (White has four
+    // stones, so it does not fly).
+    let mora = solve("morabaraba", &["--start", "4-3"]);
+    let server = Server::start(&mora, &["--rules", "morabaraba"]);
+    let pos = server.probe("WB........B...W.....B.WW w")["position"].as_str().unwrap().to_string();
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&pos))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &pos);
+    let page = drawn(&tab);
+    assert_eq!(page["points"].as_array().unwrap().len(), 24, "{page}");
+    assert_eq!(page["edges"].as_array().unwrap().len(), 40, "{page}");
+    assert!(has_edge(&page, "a7", "b6") && has_edge(&page, "c3", "b2"), "the diagonals are drawn: {page}");
+    assert_eq!(page["title"], "Morabaraba");
+    check_page(&tab, &server, &pos);
+    let after = play_by_clicks(&tab, &server, &pos, "a7-b6", None);
+    check_page(&tab, &server, &after);
+    save_png(&tab, "browser-screenshot-morabaraba.png");
 }

@@ -6,9 +6,24 @@
 // ---------------------------------------------------------------------------------------
 // Geometry and notation
 
-// Board characters of a position string come in this order.
-const ORDER = "a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1".split(" ");
-const EMPTY_9 = "........................ w 9 9";
+// The board comes from /api/info (`board`): the server's rule set decides the points,
+// the lines and the stones. The standard board below is only the fallback for a server
+// that does not say.
+const BOARD = {
+  name: "nine",
+  // Board characters of a position string come in this order.
+  points: "a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1".split(" "),
+  edges: null, // [[p, q]]; null: the standard board's lines
+  columns: 7,
+  stones: 9,
+};
+let ORDER = BOARD.points;
+const emptyStart = () => `${".".repeat(ORDER.length)} w ${BOARD.stones} ${BOARD.stones}`;
+// What each named rule set is called, for the page's title.
+const GAME_NAMES = {
+  standard: "Nine Men's Morris", lasker: "Lasker Morris", morabaraba: "Morabaraba",
+  twelve: "Twelve Men's Morris", six: "Six Men's Morris", five: "Five Men's Morris",
+};
 const STEP_MS = 600; // best-line animation, per ply
 const SVG_NS = "http://www.w3.org/2000/svg";
 const UNIT = 100; // SVG units between neighbouring columns or rows
@@ -16,13 +31,13 @@ const UNIT = 100; // SVG units between neighbouring columns or rows
 function xy(point) {
   const col = point.charCodeAt(0) - 97; // a..g
   const row = point.charCodeAt(1) - 48; // 1..7
-  return [col * UNIT, (7 - row) * UNIT];
+  return [col * UNIT, (BOARD.columns - row) * UNIT];
 }
 
 // Parses `BOARD SIDE [WH BH]` leniently (for drawing only; the server validates).
 function parsePosition(text) {
   const f = String(text).trim().split(/\s+/);
-  if (f.length < 2 || f[0].length !== 24 || !/^[WB.]{24}$/.test(f[0]) || !/^[wb]$/.test(f[1])) return null;
+  if (f.length < 2 || f[0].length !== ORDER.length || !/^[WB.]+$/.test(f[0]) || !/^[wb]$/.test(f[1])) return null;
   const board = {};
   ORDER.forEach((p, i) => { board[p] = f[0][i]; });
   const wh = f.length >= 4 ? parseInt(f[2], 10) || 0 : 0;
@@ -129,24 +144,34 @@ function svg(tag, attrs, parent) {
   return el;
 }
 
+// The standard board's lines: the sides of the three squares and the four joins.
+function standardEdges() {
+  const sq = (k) => { const a = "abc"[k], z = "gfe"[k], lo = k + 1, hi = 7 - k, m = 4;
+    const c = [`${a}${hi}`, `d${hi}`, `${z}${hi}`, `${z}${m}`, `${z}${lo}`, `d${lo}`, `${a}${lo}`, `${a}${m}`];
+    return c.map((p, i) => [p, c[(i + 1) % 8]]); };
+  return [...sq(0), ...sq(1), ...sq(2), ["d7", "d6"], ["d6", "d5"], ["d3", "d2"], ["d2", "d1"],
+    ["a4", "b4"], ["b4", "c4"], ["e4", "f4"], ["f4", "g4"]];
+}
+
 function buildBoard() {
   const root = $("board");
-  svg("rect", { x: -80, y: -50, width: 730, height: 730, rx: 24, class: "board-bg" }, root);
+  root.textContent = "";
+  const span = (BOARD.columns - 1) * UNIT;
+  root.setAttribute("viewBox", `-80 -50 ${span + 130} ${span + 130}`);
+  root.setAttribute("aria-label", `${BOARD.name} board, ${ORDER.length} points`);
+  svg("rect", { x: -80, y: -50, width: span + 130, height: span + 130, rx: 24, class: "board-bg" }, root);
   const lines = svg("g", { class: "lines" }, root);
-  for (const k of [0, 1, 2]) {
-    const a = k * UNIT, s = 600 - 2 * a;
-    svg("rect", { x: a, y: a, width: s, height: s }, lines);
-  }
-  for (const [x1, y1, x2, y2] of [[300, 0, 300, 200], [300, 400, 300, 600], [0, 300, 200, 300], [400, 300, 600, 300]]) {
-    svg("line", { x1, y1, x2, y2 }, lines);
+  for (const [p, q] of BOARD.edges || standardEdges()) {
+    const [x1, y1] = xy(p), [x2, y2] = xy(q);
+    svg("line", { x1, y1, x2, y2, "data-edge": `${p}-${q}` }, lines);
   }
   const labels = svg("g", { class: "coords" }, root);
-  for (let c = 0; c < 7; c++) {
-    const t = svg("text", { x: c * UNIT, y: 648 }, labels);
+  for (let c = 0; c < BOARD.columns; c++) {
+    const t = svg("text", { x: c * UNIT, y: span + 48 }, labels);
     t.textContent = "abcdefg"[c];
   }
-  for (let r = 1; r <= 7; r++) {
-    const t = svg("text", { x: -56, y: (7 - r) * UNIT + 1 }, labels);
+  for (let r = 1; r <= BOARD.columns; r++) {
+    const t = svg("text", { x: -56, y: (BOARD.columns - r) * UNIT + 1 }, labels);
     t.textContent = String(r);
   }
   const layer = svg("g", { class: "points" }, root);
@@ -607,7 +632,7 @@ function setupError(text) {
 async function setupDone() {
   const s = setupString();
   setupSummary();
-  if (Number.isNaN(s.wh) || Number.isNaN(s.bh)) { setupError("Stones in hand must be whole numbers from 0 to 9."); return; }
+  if (Number.isNaN(s.wh) || Number.isNaN(s.bh)) { setupError(`Stones in hand must be whole numbers from 0 to ${BOARD.stones}.`); return; }
   const text = formatPosition(s.board, s.side, s.wh, s.bh);
   setBusy(true);
   try {
@@ -635,11 +660,13 @@ function newGameOptions(info) {
   };
   add("", "choose…");
   const starts = (info && info.starts) || [];
+  const own = `${BOARD.stones}-${BOARD.stones}`;
+  const empty = ".".repeat(ORDER.length);
   for (const s of starts) {
     const [w, b] = s.split("-").map((n) => parseInt(n, 10));
-    if (w >= 0 && b >= 0) add(`........................ w ${w} ${b}`, `${s}${s === "9-9" ? " (standard)" : ""}`);
+    if (w >= 0 && b >= 0) add(`${empty} w ${w} ${b}`, `${s}${s === own ? " (the whole game)" : ""}`);
   }
-  if (!starts.includes("9-9")) add(EMPTY_9, "9-9 (standard)");
+  if (!starts.includes(own)) add(emptyStart(), `${own} (the whole game)`);
 }
 
 function wire() {
@@ -694,8 +721,25 @@ async function copyPosition() {
   }
 }
 
+// Takes the server's board and rule set: the points, lines, stones and the page's title.
+function useBoard(info) {
+  const b = info && info.board;
+  if (b && Array.isArray(b.points) && b.points.length) {
+    BOARD.name = b.name; BOARD.points = b.points; BOARD.edges = b.edges;
+    BOARD.columns = b.columns; BOARD.stones = b.stones;
+    ORDER = BOARD.points;
+  }
+  const rules = (info && info.rules) || "standard";
+  const name = rules.split(",")[0];
+  const title = (GAME_NAMES[name] || rules) + (rules.includes(",") ? ` (${rules.slice(name.length + 1)})` : "");
+  $("title").textContent = title;
+  document.title = `${title} — solved`;
+  document.body.dataset.rules = rules;
+  for (const id of ["setup-white-hand", "setup-black-hand"]) $(id).max = String(BOARD.stones);
+  $("position-input").placeholder = emptyStart();
+}
+
 async function init() {
-  buildBoard();
   wire();
   const fromUrl = new URLSearchParams(location.search).get("position");
   let info = null;
@@ -703,18 +747,20 @@ async function init() {
     info = await api("api/info");
     state.info = info;
     const n = info.tables;
-    $("db-info").textContent = `${info.db}: ${n} table${n === 1 ? "" : "s"}${info.starts && info.starts.length ? `, starts ${info.starts.join(", ")}` : ""}`;
+    $("db-info").textContent = `rules ${info.rules}: ${n} table${n === 1 ? "" : "s"}${info.starts && info.starts.length ? `, starts ${info.starts.join(", ")}` : ""}`;
   } catch (e) {
     $("db-info").textContent = "";
   }
+  useBoard(info);
+  buildBoard();
   newGameOptions(info);
-  const start = (fromUrl && fromUrl.trim()) || (info && info.start_position) || EMPTY_9;
+  const start = (fromUrl && fromUrl.trim()) || (info && info.start_position) || emptyStart();
   state.history = [{ position: start.trim().replace(/\s+/g, " "), move: null }];
   const ok = await show(0);
   if (!ok && fromUrl && info) {
     // keep the faulty URL's message visible but give the user a board to play on
     const msg = $("status").textContent;
-    state.history = [{ position: info.start_position || EMPTY_9, move: null }];
+    state.history = [{ position: info.start_position || emptyStart(), move: null }];
     await show(0);
     status(`${msg} (opened the start position instead)`, "error");
   }

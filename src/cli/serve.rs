@@ -308,14 +308,33 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
     .await
 }
 
-/// The starts (WK-BK) whose every table is present, for the board to open on.
+/// The starts (WK-BK) whose every table is present, for the board to open on: up to the
+/// rule set's own stones, each with the sectors its rules reach.
 fn complete_starts(app: &App) -> Vec<(u8, u8)> {
-    (3..=9u8)
-        .flat_map(|w| (3..=9u8).map(move |b| (w, b)))
+    let rules = *app.tb.rules();
+    let game = morris::game::Game::of(rules);
+    let most = rules.stones;
+    (3..=most)
+        .flat_map(|w| (3..=most).map(move |b| (w, b)))
         .filter(|&(w, b)| {
-            Sector::start(w, b).is_some_and(|st| Sector::reachable(st).into_iter().all(|x| app.tb.readable(x)))
+            Sector::start(w, b).is_some_and(|st| Sector::reachable_in(st, game).into_iter().all(|x| app.tb.readable(x)))
         })
         .collect()
+}
+
+/// The board as the web page draws it: point names in the notation's reading order, the
+/// edges by name and the grid's width, so that the page knows no board of its own.
+fn board_json(rules: &morris::rules::Rules) -> JsonValue {
+    let g = rules.board.geometry();
+    let name = |p: u8| g.names[p as usize].clone();
+    json!({
+        "name": rules.board.name(),
+        "points": g.reading.iter().map(|&p| name(p)).collect::<Vec<_>>(),
+        "edges": g.edges.iter().map(|&(p, q)| [name(p), name(q)]).collect::<Vec<_>>(),
+        "mills": g.mills.iter().map(|&m| (0..24u8).filter(|&p| m >> p & 1 != 0).map(name).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "columns": 2 * g.rings + 1,
+        "stones": rules.stones,
+    })
 }
 
 async fn info(State(app): State<Arc<App>>) -> Result<Json<JsonValue>, ApiError> {
@@ -328,10 +347,12 @@ fn info_json(app: &App) -> JsonValue {
         .map(|rd| rd.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count())
         .unwrap_or(0);
     let starts = complete_starts(&app);
-    // The standard game when it is there, else the largest start that is.
-    let open = starts.iter().copied().max_by_key(|&(w, b)| ((w, b) == (9, 9), w + b, w));
+    // The rule set's own game when it is there, else the largest start that is.
+    let own = app.tb.rules().stones;
+    let open = starts.iter().copied().max_by_key(|&(w, b)| ((w, b) == (own, own), w + b, w));
     json!({
         "rules": app.tb.rules().to_string(),
+        "board": board_json(app.tb.rules()),
         "tables": tables,
         "starts": starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>(),
         "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(app.tb.rules().board.points() as usize))),
