@@ -86,6 +86,8 @@ pub mod symmetry;
 #[doc(hidden)]
 pub mod value;
 #[doc(hidden)]
+pub mod ultra;
+#[doc(hidden)]
 pub mod verify;
 
 pub use movegen::Move;
