@@ -6,6 +6,8 @@
 //! opponent more ways to go wrong. `docs/ultra.md` fixes every definition; the
 //! independent reference under `tests/reference_family/` follows the same page.
 
+pub mod classes;
+pub mod run;
 pub mod values;
 
 pub use values::{SectorCounts, SectorValues, SectorValuesError};

@@ -1,0 +1,117 @@
+//! Draw classes (`docs/ultra.md`): the engine's class pass checked one ply up on every
+//! drawn position, by the public position API (no shared code with the class pass),
+//! for small starts of several rule sets.
+
+use morris::generate::{self, Options};
+use morris::rules::Rules;
+use morris::solver::NoProgress;
+use morris::table::{table_path, TableFile};
+use morris::ultra::classes::NO_CLASS;
+use morris::ultra::run::{classes_in_memory, counts_of, sectors_of, InMemory};
+use morris::ultra::SectorValues;
+use morris::{Color, Position, Sector};
+use std::collections::BTreeMap;
+
+/// Solves a start strongly, then classes it in memory.
+fn classed(rules: &str, wk: u8, bk: u8) -> (Rules, SectorValues, InMemory) {
+    let rules: Rules = rules.parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let opts = Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules };
+    generate::run(&opts, &NoProgress).unwrap();
+    let game = rules.game();
+    let set = sectors_of(game, &[(wk, bk)]);
+    let mut mem = InMemory::default();
+    let mut counts = BTreeMap::new();
+    for &x in &set {
+        let t = TableFile::open(&table_path(dir.path(), x), x, &rules).unwrap_or_else(|e| panic!("{x}: {e}"));
+        counts.insert(x, counts_of(&t.header.stats));
+        mem.values.insert(x, t.read_all().unwrap());
+    }
+    let values = SectorValues::from_counts(&counts);
+    classes_in_memory(game, &set, &values, &mut mem).unwrap();
+    (rules, values, mem)
+}
+
+/// The slot of a position in its sector's table, and the sector (`None`: the side to
+/// move has lost).
+fn locate(rules: &Rules, pos: &Position) -> Option<(Sector, u64)> {
+    let sector = morris::probe::sector_of_in(rules, pos).unwrap()?;
+    Some((sector, sector.index_on(rules.board).index(pos.mover(), pos.opponent())))
+}
+
+/// Checks every drawn position one ply up: its class is the best its drawing moves
+/// give (staying counts as the unit's value), and its depth follows the tie-break.
+/// Returns the number of drawn positions and of those with a depth.
+fn check_one_ply(rules: &Rules, values: &SectorValues, mem: &InMemory) -> (u64, u64) {
+    let game = rules.game();
+    let (mut draws, mut deep) = (0u64, 0u64);
+    for (&x, strong) in &mem.values {
+        let cl = &mem.classes[&x];
+        let index = x.index_on(rules.board);
+        let r = values.get(x).unwrap() as i32;
+        let unit = x.unit_in(game);
+        let cyclic = x.cyclic_in(game);
+        for i in 0..index.len() {
+            if index.is_hole(i) {
+                continue;
+            }
+            let draw = morris::Value::decode(strong[i as usize]) == morris::Value::Draw;
+            let c = cl.class[i as usize];
+            assert_eq!(draw, c != NO_CLASS, "{x} slot {i}: a class exactly where the value is a draw");
+            if !draw {
+                continue;
+            }
+            draws += 1;
+            let (mover, opp) = index.unindex(i);
+            let pos = Position::new(mover, opp, x.sh, x.oh, Color::White).unwrap().on(rules.board);
+            let delta = c as i32 - r;
+            let depth = cl.depth[i as usize];
+            // Options: (delta-value for the mover, depth after it: 0 for an exit).
+            let mut options: Vec<(i32, u16)> = Vec::new();
+            let children = pos.children_in(rules);
+            for (_, child) in &children {
+                let Some((cx, cs)) = locate(rules, child) else { continue };
+                let cv = mem.values[&cx][cs as usize];
+                if morris::Value::decode(cv) != morris::Value::Draw {
+                    continue;
+                }
+                let cc = mem.classes[&cx].class[cs as usize] as i32;
+                // Only a slide without capture keeps a unit's sectors (a placement fills
+                // a hand's stone in, a capture lowers a board).
+                let stays = cyclic && cx == x.after_slide() && unit.contains(&cx);
+                options.push((-cc - r, if stays { mem.classes[&cx].depth[cs as usize] } else { 0 }));
+            }
+            if children.is_empty() {
+                assert_eq!((delta, depth), (0, 0), "{x} slot {i}: a terminal draw stays");
+                continue;
+            }
+            let best = options.iter().map(|o| o.0).max().unwrap_or_else(|| panic!("{x} slot {i}: a draw with no drawing move"));
+            assert_eq!(delta, best, "{x} slot {i} ({pos}): the class is the best option; options {options:?}, rank {r}");
+            let keeping = options.iter().filter(|o| o.0 == delta).map(|o| o.1);
+            let want = match delta.signum() {
+                0 => 0,
+                1 => 1 + keeping.min().unwrap(),
+                _ => 1 + keeping.max().unwrap(),
+            };
+            assert_eq!(depth, want, "{x} slot {i} ({pos}): class {c}, rank {r}, options {options:?}");
+            deep += (depth != 0) as u64;
+        }
+    }
+    (draws, deep)
+}
+
+#[test]
+fn classes_hold_one_ply_up() {
+    for (rules, wk, bk) in [("standard", 3, 3), ("standard", 4, 4), ("lasker", 3, 3), ("morabaraba", 4, 4), ("six", 4, 4), ("standard,take=each", 4, 3), ("standard,removal=strict,flying=none", 4, 4)] {
+        let (r, values, mem) = classed(rules, wk, bk);
+        let (draws, deep) = check_one_ply(&r, &values, &mem);
+        let mut by_class: BTreeMap<i16, u64> = BTreeMap::new();
+        for c in mem.classes.values() {
+            for &k in c.class.iter().filter(|&&k| k != NO_CLASS) {
+                *by_class.entry(k).or_default() += 1;
+            }
+        }
+        println!("{rules} {wk}-{bk}: {draws} drawn slots, {deep} with a depth; slots by class {by_class:?}");
+        assert!(draws > 0);
+    }
+}
