@@ -30,6 +30,16 @@ pub struct Args {
     /// Solve only the unit holding subspace S-O (plus any missing dependency).
     #[arg(long, value_name = "S-O")]
     only: Option<Subspace>,
+    /// Also solve the draw classes (the ultra-strong solution, docs/ultra.md): which
+    /// draw each drawn position heads for. Ranks the sectors of the starts from the
+    /// tables' counts into DIR/sector-values.txt, then writes a class file (.mtc) beside
+    /// each table of the starts; the strong tables are not changed.
+    #[arg(long)]
+    ultra: bool,
+    /// With --ultra: rank the sectors by FILE (lines `S-O-SH-OH RANK`, for example the
+    /// published table) instead of by the tables' counts.
+    #[arg(long, value_name = "FILE", requires = "ultra")]
+    sector_values: Option<PathBuf>,
     /// No progress bars or per-subspace lines; just the final summary.
     #[arg(long, short)]
     quiet: bool,
@@ -76,7 +86,17 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         (false, None) if !starts.is_empty() && !default_scope => 0,
         (false, None) => 8,
     };
-    let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts, rules: *rules };
+    if args.ultra && starts.is_empty() {
+        anyhow::bail!("--ultra classes the draws of a start: give --start WK-BK or --all");
+    }
+    let given = match &args.sector_values {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("cannot read the sector values {}: {e}", f.display()))?;
+            Some(morris::ultra::SectorValues::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?)
+        }
+        None => None,
+    };
+    let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts: starts.clone(), rules: *rules };
     let bars = Bars::new(args.quiet);
     if !args.quiet {
         bars.println(&header());
@@ -85,6 +105,23 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let reports = generate::run(&opts, &bars);
     bars.finish();
     let reports = reports?;
+    let classes = if args.ultra {
+        let t = Instant::now();
+        let bars = Bars::new(args.quiet);
+        let quiet = args.quiet;
+        let mut line = |r: &morris::ultra::run::ClassReport| {
+            if !quiet {
+                let time = r.seconds.map_or("kept".to_string(), |s| format!("{s:.2} s"));
+                bars.println(&format!("{:>9} classes: {:>13} draws, {:>11} bytes, {time}", r.sector.to_string(), r.draws, r.file_bytes));
+            }
+        };
+        let result = morris::ultra::run::run_dir(&args.db, rules, &starts, given, &bars, &mut line);
+        bars.finish();
+        let (_, class_reports) = result?;
+        Some((class_reports, t.elapsed().as_secs_f64()))
+    } else {
+        None
+    };
     if args.quiet {
         out!("{}", header());
         for r in &reports {
@@ -103,5 +140,19 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         secs,
         args.db.display()
     );
+    if let Some((cr, secs)) = classes {
+        let bytes: u64 = cr.iter().map(|r| r.file_bytes).sum();
+        let strong: u64 = reports.iter().map(|r| r.file_bytes).sum();
+        out!(
+            "draw classes: {} class files ({} solved now), {} bytes ({:.1} % of the tables' {} bytes), {:.2} s wall, sector values in {}",
+            cr.len(),
+            cr.iter().filter(|r| r.seconds.is_some()).count(),
+            bytes,
+            100.0 * bytes as f64 / strong.max(1) as f64,
+            strong,
+            secs,
+            args.db.join(morris::ultra::run::VALUES_FILE).display()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@
 //! independent reference under `tests/reference_family/` follows the same page.
 
 pub mod classes;
+pub mod file;
 pub mod run;
 pub mod values;
 

@@ -83,3 +83,101 @@ pub fn class_at(classes: &Classes, slot: u64) -> Option<(i16, Option<u16>)> {
 pub fn is_draw(byte: u8) -> bool {
     byte == DRAW && Value::decode(byte) == Value::Draw
 }
+
+/// Why the class pass stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum UltraError {
+    /// A strong table or class file could not be read or written.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The sector values given cannot serve the start.
+    #[error("sector values: {0}")]
+    Values(#[from] super::values::SectorValuesError),
+}
+
+/// One sector's class file, written now or found.
+#[derive(Clone, Debug)]
+pub struct ClassReport {
+    /// The sector.
+    pub sector: Sector,
+    /// Its drawn positions (slots, as stored).
+    pub draws: u64,
+    /// Bytes of its class file.
+    pub file_bytes: u64,
+    /// Seconds its unit took; `None` if the file was already there.
+    pub seconds: Option<f64>,
+}
+
+/// The name of the sector-values file beside the tables.
+pub const VALUES_FILE: &str = "sector-values.txt";
+
+/// Classes every sector the `starts` reach, whose strong tables `dir` holds, and writes
+/// a class file beside each table and the sector values to [`VALUES_FILE`]. The values
+/// are `given`, or ranked from the tables' counts. Class files already there for the
+/// same strong tables and values are kept, so an interrupted run resumes.
+pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solver::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
+    use super::file::{write_classes, ClassFile};
+    use crate::table::{table_path, TableFile};
+    let game = rules.game();
+    let set: BTreeSet<Sector> = sectors_of(game, starts);
+    let open = |x: Sector| TableFile::open(&table_path(dir, x), x, rules);
+    let mut strong: HashMap<Sector, TableFile> = HashMap::new();
+    for &x in &set {
+        strong.insert(x, open(x)?);
+    }
+    let values = match given {
+        Some(v) => {
+            v.covers(set.iter().copied())?;
+            v
+        }
+        None => SectorValues::from_counts(&set.iter().map(|&x| (x, counts_of(&strong[&x].header.stats))).collect()),
+    };
+    let fp = values.fingerprint();
+    crate::table::write_atomic(dir, VALUES_FILE, |w| w.write_all(values.to_text().as_bytes()))?;
+    let units = units_of(game, &set)?;
+    let mut mem = InMemory::default();
+    let mut reports = Vec::new();
+    for (pos, unit) in units.iter().enumerate() {
+        let kept: Option<Vec<ClassFile>> = unit.iter().map(|x| ClassFile::open(dir, &strong[x], fp).ok()).collect();
+        if let Some(files) = kept {
+            for (x, f) in unit.iter().zip(files) {
+                let r = ClassReport { sector: *x, draws: f.header.draws, file_bytes: f.file_size(), seconds: None };
+                done(&r);
+                reports.push(r);
+            }
+            continue;
+        }
+        // The unit's strong values, and the strong values and classes of its exits.
+        let exits: BTreeSet<Sector> = unit.iter().flat_map(|x| x.children_in(game)).filter(|c| !unit.contains(c) && set.contains(c)).collect();
+        for &x in unit.iter().chain(&exits) {
+            if !mem.values.contains_key(&x) {
+                mem.values.insert(x, strong[&x].read_all()?);
+            }
+        }
+        for &x in &exits {
+            if !mem.classes.contains_key(&x) {
+                let f = ClassFile::open(dir, &strong[&x], fp)?;
+                mem.classes.insert(x, f.read_all(&strong[&x])?);
+            }
+        }
+        let t = std::time::Instant::now();
+        progress.begin(&format!("classes of {}", unit.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(" + ")), 0);
+        let strong_values: Vec<&[u8]> = unit.iter().map(|x| mem.values[x].as_slice()).collect();
+        let rank = |x: Sector| values.get(x).expect("every sector of the start is ranked") as i16;
+        let out = unit_classes(game, unit, &strong_values, &rank, &mem);
+        let seconds = t.elapsed().as_secs_f64();
+        for (x, c) in unit.iter().zip(out) {
+            let bytes = write_classes(dir, &strong[x], &c, fp)?;
+            let draws = mem.values[x].iter().filter(|&&b| b == DRAW).count() as u64;
+            let r = ClassReport { sector: *x, draws, file_bytes: bytes, seconds: Some(seconds) };
+            done(&r);
+            reports.push(r);
+            mem.classes.insert(*x, c);
+        }
+        // Keep only what a later unit leaves into.
+        let later: BTreeSet<Sector> = units[pos + 1..].iter().flat_map(|u| u.iter().flat_map(|x| x.children_in(game)).filter(move |c| !u.contains(c))).collect();
+        mem.values.retain(|x, _| later.contains(x));
+        mem.classes.retain(|x, _| later.contains(x));
+    }
+    Ok((values, reports))
+}

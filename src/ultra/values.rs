@@ -100,6 +100,9 @@ pub enum SectorValuesError {
         /// The mirror's rank.
         mirror_rank: i32,
     },
+    /// A sector that is its own mirror (`k-k`, or equal hands too) ranked other than 0.
+    #[error("sector {0} is its own mirror and must have rank 0, not {1}")]
+    SelfMirror(Sector, i32),
     /// A sector of the start that the file does not rank.
     #[error("the sector values do not rank sector {0}, which the start reaches")]
     Missing(Sector),
@@ -202,8 +205,13 @@ impl SectorValues {
         for (x, r) in self.iter() {
             let m = mirror(x);
             let want = -r;
-            let got = if m == x { Some(r) } else { self.get(m) };
-            if let Some(mr) = got {
+            if m == x {
+                if r != 0 {
+                    return Err(SectorValuesError::SelfMirror(x, r));
+                }
+                continue;
+            }
+            if let Some(mr) = self.get(m) {
                 if mr != want {
                     return Err(SectorValuesError::NotSymmetric { sector: x, rank: r, mirror: m, mirror_rank: mr });
                 }
@@ -261,7 +269,7 @@ mod tests {
     fn bad_files_are_refused() {
         assert!(matches!(SectorValues::parse("4-3 1\n3-4 -1\n"), Err(SectorValuesError::Syntax { line: 1, .. })));
         assert!(matches!(SectorValues::parse("4-3-0-0 1\n3-4-0-0 2\n"), Err(SectorValuesError::NotSymmetric { .. })));
-        assert!(matches!(SectorValues::parse("4-4-0-0 1\n"), Err(SectorValuesError::NotSymmetric { .. })));
+        assert!(matches!(SectorValues::parse("4-4-0-0 1\n"), Err(SectorValuesError::SelfMirror(..))));
         assert!(matches!(SectorValues::parse("4-3-0-0 1\n4-3-0-0 1\n"), Err(SectorValuesError::Duplicate { line: 2, .. })));
         let v = SectorValues::parse("# a comment\n4-3-0-0 1\n\n3-4-0-0 -1 # the mirror\n").unwrap();
         assert_eq!(v.covers([sec("4-3"), sec("3-3")]), Err(SectorValuesError::Missing(sec("3-3"))));

@@ -1,0 +1,273 @@
+//! Class files (`S-O.mtc`, `S-O-SH-OH.mtc`): the draw classes of one sector, a file of
+//! their own beside the strong table, so that the strong tables, their checksums and
+//! every reader that ignores classes stay exactly as they were.
+//!
+//! Layout (little-endian): a 256-byte header, a block index of 16 bytes a block, then
+//! one zstd frame a block. The blocks are the strong table's blocks; a frame holds an
+//! entry for each slot that the strong block stores as a draw, in slot order: first
+//! every class (`i16`), then every depth (`u16`, 0 for none). So a reader reads the
+//! strong block first, and a class file is only ever read beside the strong table it
+//! was made from: the header records that table's content checksum, the rule set and
+//! the fingerprint of the sector values, and each frame's checksum is in the index, as
+//! in the strong format.
+//!
+//! | at | field |
+//! |---|---|
+//! | 0 | magic `MORRISCL` |
+//! | 8 | version (u16) |
+//! | 12 | sector: s, o, sh, oh |
+//! | 16 | entries (u64): slots, as in the strong table |
+//! | 24 | block size (u32) |
+//! | 28 | blocks (u32) |
+//! | 32 | content checksum of the strong table it belongs to |
+//! | 40 | fingerprint of the sector values |
+//! | 48 | fingerprint of the rule set |
+//! | 56 | drawn entries (u64) |
+//! | 64 | header checksum: XXH3-64 of the header and index, this field as 0 |
+//! | 128 | the canonical rule string, NUL-padded |
+
+use crate::rules::Rules;
+use crate::sector::Sector;
+use crate::table::writer::write_atomic;
+use crate::table::{TableError, TableFile};
+use crate::ultra::classes::{Classes, NO_CLASS};
+use crate::value::DRAW;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::xxh3_64;
+
+const MAGIC: &[u8; 8] = b"MORRISCL";
+const VERSION: u16 = 1;
+const HEADER_LEN: usize = 256;
+const ENTRY: usize = 16;
+const HASH_AT: usize = 64;
+const RULES_AT: usize = 128;
+
+/// The file name of a sector's classes inside a database directory.
+pub fn class_path(dir: &Path, sector: Sector) -> PathBuf {
+    dir.join(format!("{sector}.mtc"))
+}
+
+/// What a class file's header says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassHeader {
+    /// The sector.
+    pub sector: Sector,
+    /// Slots.
+    pub entries: u64,
+    /// Slots a block.
+    pub block_size: u32,
+    /// Blocks.
+    pub blocks: u32,
+    /// The strong table's content checksum.
+    pub strong_hash: u64,
+    /// The sector values' fingerprint.
+    pub values_fingerprint: u64,
+    /// The rule set.
+    pub rules: Rules,
+    /// Drawn entries stored.
+    pub draws: u64,
+}
+
+fn corrupt(path: &Path, detail: impl Into<String>) -> TableError {
+    TableError::Corrupt { path: path.to_owned(), detail: detail.into() }
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> TableError + '_ {
+    move |source| TableError::Io { path: path.to_owned(), source }
+}
+
+/// The drawn slots of a stored strong block, as the reader sees them.
+fn drawn(block: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    block.iter().enumerate().filter(|(_, &b)| b == DRAW).map(|(k, _)| k)
+}
+
+/// Writes the classes of `strong`'s sector into `dir`, atomically; returns the bytes
+/// written. `classes` must come from the values `strong` holds.
+pub fn write_classes(dir: &Path, strong: &TableFile, classes: &Classes, values_fingerprint: u64) -> Result<u64, TableError> {
+    let h = &strong.header;
+    let stored = strong.read_all()?;
+    let bs = h.block_size as usize;
+    let frames: Vec<Vec<u8>> = stored
+        .par_chunks(bs)
+        .enumerate()
+        .map(|(k, block)| {
+            let first = k * bs;
+            let mut cls = Vec::new();
+            let mut dep = Vec::new();
+            let mut last = (0i16, 0u16);
+            for j in drawn(block) {
+                // A hole is stored as a copy of its neighbour and never asked for.
+                let (c, d) = (classes.class[first + j], classes.depth[first + j]);
+                if c != NO_CLASS {
+                    last = (c, d);
+                }
+                cls.extend_from_slice(&last.0.to_le_bytes());
+                dep.extend_from_slice(&last.1.to_le_bytes());
+            }
+            if cls.is_empty() {
+                return Vec::new();
+            }
+            cls.extend_from_slice(&dep);
+            let mut z = zstd::bulk::Compressor::new(19).expect("zstd compressor");
+            z.include_checksum(true).expect("zstd parameter");
+            z.compress(&cls).expect("zstd compression of an in-memory block")
+        })
+        .collect();
+    let draws = stored.iter().filter(|&&b| b == DRAW).count() as u64;
+    let mut head = vec![0u8; HEADER_LEN + ENTRY * frames.len()];
+    head[0..8].copy_from_slice(MAGIC);
+    head[8..10].copy_from_slice(&VERSION.to_le_bytes());
+    let x = h.sector;
+    head[12..16].copy_from_slice(&[x.s, x.o, x.sh, x.oh]);
+    head[16..24].copy_from_slice(&h.entries.to_le_bytes());
+    head[24..28].copy_from_slice(&h.block_size.to_le_bytes());
+    head[28..32].copy_from_slice(&(frames.len() as u32).to_le_bytes());
+    head[32..40].copy_from_slice(&h.content_hash.to_le_bytes());
+    head[40..48].copy_from_slice(&values_fingerprint.to_le_bytes());
+    head[48..56].copy_from_slice(&h.rules.fingerprint().to_le_bytes());
+    head[56..64].copy_from_slice(&draws.to_le_bytes());
+    let name = h.rules.to_string();
+    head[RULES_AT..RULES_AT + name.len()].copy_from_slice(name.as_bytes());
+    let mut offset = head.len() as u64;
+    for (k, f) in frames.iter().enumerate() {
+        let at = HEADER_LEN + ENTRY * k;
+        head[at..at + 8].copy_from_slice(&offset.to_le_bytes());
+        head[at + 8..at + 12].copy_from_slice(&(f.len() as u32).to_le_bytes());
+        let check = if f.is_empty() { 0 } else { u32::from_le_bytes(f[f.len() - 4..].try_into().unwrap()) };
+        head[at + 12..at + 16].copy_from_slice(&check.to_le_bytes());
+        offset += f.len() as u64;
+    }
+    let hash = xxh3_64(&head);
+    head[HASH_AT..HASH_AT + 8].copy_from_slice(&hash.to_le_bytes());
+    let file = class_path(Path::new(""), h.sector).display().to_string();
+    write_atomic(dir, &file, |w| {
+        w.write_all(&head)?;
+        frames.iter().try_for_each(|f| w.write_all(f))
+    })
+}
+
+/// An open class file, checked against the strong table beside it.
+pub struct ClassFile {
+    path: PathBuf,
+    /// Its header.
+    pub header: ClassHeader,
+    index: Vec<(u64, u32, u32)>,
+    data: Vec<u8>,
+}
+
+impl ClassFile {
+    /// Opens the classes of `strong`'s sector in `dir`, and checks that they belong to
+    /// that table, its rules and the sector values `values_fingerprint`.
+    pub fn open(dir: &Path, strong: &TableFile, values_fingerprint: u64) -> Result<ClassFile, TableError> {
+        let sector = strong.header.sector;
+        let path = class_path(dir, sector);
+        let data = match std::fs::read(&path) {
+            Ok(d) => d,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(TableError::Missing { path, sector, hint: "morris solve --ultra".into() });
+            }
+            Err(e) => return Err(io(&path)(e)),
+        };
+        if data.len() < HEADER_LEN {
+            return Err(TableError::Truncated { path, detail: format!("{} bytes, shorter than the {HEADER_LEN}-byte header", data.len()) });
+        }
+        if &data[0..8] != MAGIC {
+            return Err(TableError::BadMagic { path });
+        }
+        let version = u16::from_le_bytes([data[8], data[9]]);
+        if version != VERSION {
+            return Err(corrupt(&path, format!("class file version {version}, this build reads {VERSION}")));
+        }
+        let u64_at = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().unwrap());
+        let u32_at = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().unwrap());
+        let blocks = u32_at(28) as usize;
+        let head_len = HEADER_LEN + ENTRY * blocks;
+        if data.len() < head_len {
+            return Err(TableError::Truncated { path, detail: format!("the block index needs {head_len} bytes") });
+        }
+        let mut head = data[..head_len].to_vec();
+        head[HASH_AT..HASH_AT + 8].fill(0);
+        if xxh3_64(&head) != u64_at(HASH_AT) {
+            return Err(corrupt(&path, "header checksum mismatch"));
+        }
+        let name = &data[RULES_AT..HEADER_LEN];
+        let name = std::str::from_utf8(&name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())]).map_err(|_| corrupt(&path, "rule string is not text"))?;
+        let rules: Rules = name.parse().map_err(|e| corrupt(&path, format!("rule string `{name}`: {e}")))?;
+        let header = ClassHeader {
+            sector: Sector::new(data[12], data[13], data[14], data[15]).ok_or_else(|| corrupt(&path, "invalid sector in header"))?,
+            entries: u64_at(16),
+            block_size: u32_at(24),
+            blocks: blocks as u32,
+            strong_hash: u64_at(32),
+            values_fingerprint: u64_at(40),
+            rules,
+            draws: u64_at(56),
+        };
+        let s = &strong.header;
+        if rules != s.rules {
+            return Err(TableError::WrongRules { path, found: rules, expected: s.rules });
+        }
+        if header.sector != sector || header.entries != s.entries || header.block_size != s.block_size || header.blocks != s.blocks {
+            return Err(corrupt(&path, format!("the classes are of another table than {}", sector)));
+        }
+        if header.strong_hash != s.content_hash {
+            return Err(corrupt(&path, "the classes were made from other strong values than the table beside them (solve the classes again)"));
+        }
+        if header.values_fingerprint != values_fingerprint {
+            return Err(corrupt(&path, "the classes were made from other sector values than the ones given (solve the classes again)"));
+        }
+        let mut index = Vec::with_capacity(blocks);
+        for k in 0..blocks {
+            let at = HEADER_LEN + ENTRY * k;
+            let (off, len, check) = (u64_at(at), u32_at(at + 8), u32_at(at + 12));
+            if off.checked_add(len as u64).is_none_or(|end| end > data.len() as u64) {
+                return Err(TableError::Truncated { path, detail: format!("block {k} ends past the end of the file") });
+            }
+            index.push((off, len, check));
+        }
+        Ok(ClassFile { path, header, index, data })
+    }
+
+    /// The `(class, depth)` of every drawn slot of block `k`, in slot order; `strong`
+    /// is that block of the strong table as stored.
+    pub fn block(&self, k: usize, strong: &[u8]) -> Result<Vec<(i16, u16)>, TableError> {
+        let n = drawn(strong).count();
+        let (off, len, check) = self.index[k];
+        if len == 0 {
+            return if n == 0 { Ok(vec![]) } else { Err(corrupt(&self.path, format!("block {k} has no classes for its {n} draws"))) };
+        }
+        let frame = &self.data[off as usize..(off + len as u64) as usize];
+        if frame.len() < 4 || u32::from_le_bytes(frame[frame.len() - 4..].try_into().unwrap()) != check {
+            return Err(corrupt(&self.path, format!("block {k}: the frame is not the one the index names")));
+        }
+        let raw = zstd::bulk::decompress(frame, 4 * n + 1).map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+        if raw.len() != 4 * n {
+            return Err(corrupt(&self.path, format!("block {k}: {} bytes of classes for {n} draws", raw.len())));
+        }
+        Ok((0..n)
+            .map(|j| (i16::from_le_bytes([raw[2 * j], raw[2 * j + 1]]), u16::from_le_bytes([raw[2 * (n + j)], raw[2 * (n + j) + 1]])))
+            .collect())
+    }
+
+    /// Every slot's class, as the class pass made it (holes as stored).
+    pub fn read_all(&self, strong: &TableFile) -> Result<Classes, TableError> {
+        let stored = strong.read_all()?;
+        let bs = self.header.block_size as usize;
+        let mut class = vec![NO_CLASS; stored.len()];
+        let mut depth = vec![0u16; stored.len()];
+        for (k, block) in stored.chunks(bs).enumerate() {
+            let entries = self.block(k, block)?;
+            for (j, (c, d)) in drawn(block).zip(entries) {
+                class[k * bs + j] = c;
+                depth[k * bs + j] = d;
+            }
+        }
+        Ok(Classes { class, depth })
+    }
+
+    /// Bytes of the file.
+    pub fn file_size(&self) -> u64 {
+        self.data.len() as u64
+    }
+}
