@@ -115,3 +115,69 @@ fn classes_hold_one_ply_up() {
         assert!(draws > 0);
     }
 }
+
+/// The class files hold what the class pass computed, a rerun keeps them, and a class
+/// file is refused beside other strong values, under other sector values, or damaged.
+#[test]
+fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
+    use morris::ultra::file::{class_path, ClassFile};
+    use morris::ultra::run::run_dir;
+    let rules = Rules::STANDARD;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate::run(&Options { dir: d.to_owned(), max_stones: 0, only: None, starts: vec![(4, 3)], rules }, &NoProgress).unwrap();
+    let (values, first) = run_dir(d, &rules, &[(4, 3)], None, &NoProgress, &mut |_| {}).unwrap();
+    assert!(first.iter().all(|r| r.seconds.is_some()));
+    // The same classes as the in-memory pass.
+    let (_, mem_values, mem) = classed("standard", 4, 3);
+    assert_eq!(values, mem_values);
+    for r in &first {
+        let strong = TableFile::open(&table_path(d, r.sector), r.sector, &rules).unwrap();
+        let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();
+        let got = f.read_all(&strong).unwrap();
+        let want = &mem.classes[&r.sector];
+        let index = r.sector.index_on(rules.board);
+        for i in 0..index.len() {
+            if !index.is_hole(i) {
+                assert_eq!((got.class[i as usize], got.depth[i as usize]), (want.class[i as usize], want.depth[i as usize]), "{} slot {i}", r.sector);
+            }
+        }
+    }
+    // A rerun keeps every file.
+    let (_, again) = run_dir(d, &rules, &[(4, 3)], None, &NoProgress, &mut |_| {}).unwrap();
+    assert!(again.iter().all(|r| r.seconds.is_none()));
+    // Other sector values: refused, and a run with them classes everything again.
+    let x: Sector = "4-3".parse().unwrap();
+    let strong = TableFile::open(&table_path(d, x), x, &rules).unwrap();
+    let text: String = values
+        .to_text()
+        .lines()
+        .map(|l| match l.split_once(' ') {
+            Some(("4-3-0-0", _)) => "4-3-0-0 99\n".to_string(),
+            Some(("3-4-0-0", _)) => "3-4-0-0 -99\n".to_string(),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let other = SectorValues::parse(&text).unwrap();
+    let err = ClassFile::open(d, &strong, other.fingerprint()).err().unwrap().to_string();
+    assert!(err.contains("other sector values"), "{err}");
+    // A class file beside another table of the same sector: refused.
+    let copy = tempfile::tempdir().unwrap();
+    generate::run(&Options { dir: copy.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules }, &NoProgress).unwrap();
+    let y: Sector = "3-3".parse().unwrap();
+    std::fs::copy(class_path(d, x), class_path(copy.path(), y)).unwrap();
+    let other_strong = TableFile::open(&table_path(copy.path(), y), y, &rules).unwrap();
+    assert!(ClassFile::open(copy.path(), &other_strong, values.fingerprint()).is_err());
+    // A damaged frame: an error naming the file, never a class.
+    let path = class_path(d, x);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 0x55;
+    std::fs::write(&path, &bytes).unwrap();
+    let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();
+    let err = f.read_all(&strong).err().unwrap().to_string();
+    assert!(err.contains("4-3.mtc"), "{err}");
+    // And the next run solves that unit again.
+    let (_, mended) = run_dir(d, &rules, &[(4, 3)], None, &NoProgress, &mut |_| {}).unwrap();
+    assert!(mended.iter().any(|r| r.sector == x && r.seconds.is_some()), "{mended:?}");
+}

@@ -4,8 +4,8 @@
 //!
 //! Layout (little-endian): a 256-byte header, a block index of 16 bytes a block, then
 //! one zstd frame a block. The blocks are the strong table's blocks; a frame holds an
-//! entry for each slot that the strong block stores as a draw, in slot order: first
-//! every class (`i16`), then every depth (`u16`, 0 for none). So a reader reads the
+//! entry for each slot that the strong block stores as a draw, in slot order
+//! ([`encode_block`]). So a reader reads the
 //! strong block first, and a class file is only ever read beside the strong table it
 //! was made from: the header records that table's content checksum, the rule set and
 //! the fingerprint of the sector values, and each frame's checksum is in the index, as
@@ -24,6 +24,7 @@
 //! | 48 | fingerprint of the rule set |
 //! | 56 | drawn entries (u64) |
 //! | 64 | header checksum: XXH3-64 of the header and index, this field as 0 |
+//! | 72 | the sector's rank (i16) |
 //! | 128 | the canonical rule string, NUL-padded |
 
 use crate::rules::Rules;
@@ -42,6 +43,51 @@ const HEADER_LEN: usize = 256;
 const ENTRY: usize = 16;
 const HASH_AT: usize = 64;
 const RULES_AT: usize = 128;
+const RANK_AT: usize = 72;
+
+/// A block's entries as stored before compression: the distinct classes (a count
+/// byte, then each as `i16`), a byte per entry naming its class, and a depth (`u16`)
+/// for each entry whose class is not the sector's rank (the others have none). A
+/// block has few distinct classes and most draws stay in their unit, so this is a
+/// quarter of the plain pairs before zstd sees it.
+fn encode_block(entries: &[(i16, u16)], rank: i16) -> Result<Vec<u8>, String> {
+    let mut palette: Vec<i16> = entries.iter().map(|e| e.0).collect();
+    palette.sort_unstable();
+    palette.dedup();
+    if palette.len() > 255 {
+        return Err(format!("{} distinct classes in one block; a block holds at most 255", palette.len()));
+    }
+    let mut out = vec![palette.len() as u8];
+    palette.iter().for_each(|c| out.extend_from_slice(&c.to_le_bytes()));
+    out.extend(entries.iter().map(|e| palette.binary_search(&e.0).unwrap() as u8));
+    for &(c, d) in entries {
+        if c != rank {
+            out.extend_from_slice(&d.to_le_bytes());
+        }
+    }
+    Ok(out)
+}
+
+/// The inverse of [`encode_block`] for `n` entries; `None` if the bytes do not fit.
+fn decode_block(raw: &[u8], n: usize, rank: i16) -> Option<Vec<(i16, u16)>> {
+    let k = *raw.first()? as usize;
+    let palette: Vec<i16> = (0..k).map(|j| Some(i16::from_le_bytes([*raw.get(1 + 2 * j)?, *raw.get(2 + 2 * j)?]))).collect::<Option<_>>()?;
+    let codes = raw.get(1 + 2 * k..1 + 2 * k + n)?;
+    let mut at = 1 + 2 * k + n;
+    let mut out = Vec::with_capacity(n);
+    for &code in codes {
+        let c = *palette.get(code as usize)?;
+        let d = if c != rank {
+            let d = u16::from_le_bytes([*raw.get(at)?, *raw.get(at + 1)?]);
+            at += 2;
+            d
+        } else {
+            0
+        };
+        out.push((c, d));
+    }
+    (at == raw.len()).then_some(out)
+}
 
 /// The file name of a sector's classes inside a database directory.
 pub fn class_path(dir: &Path, sector: Sector) -> PathBuf {
@@ -67,6 +113,8 @@ pub struct ClassHeader {
     pub rules: Rules,
     /// Drawn entries stored.
     pub draws: u64,
+    /// The sector's rank: the class of a draw that stays in its unit.
+    pub rank: i16,
 }
 
 fn corrupt(path: &Path, detail: impl Into<String>) -> TableError {
@@ -84,17 +132,17 @@ fn drawn(block: &[u8]) -> impl Iterator<Item = usize> + '_ {
 
 /// Writes the classes of `strong`'s sector into `dir`, atomically; returns the bytes
 /// written. `classes` must come from the values `strong` holds.
-pub fn write_classes(dir: &Path, strong: &TableFile, classes: &Classes, values_fingerprint: u64) -> Result<u64, TableError> {
+pub fn write_classes(dir: &Path, strong: &TableFile, classes: &Classes, classes_rank: i16, values_fingerprint: u64) -> Result<u64, TableError> {
     let h = &strong.header;
     let stored = strong.read_all()?;
     let bs = h.block_size as usize;
+    let rank = classes_rank;
     let frames: Vec<Vec<u8>> = stored
         .par_chunks(bs)
         .enumerate()
         .map(|(k, block)| {
             let first = k * bs;
-            let mut cls = Vec::new();
-            let mut dep = Vec::new();
+            let mut entries = Vec::new();
             let mut last = (0i16, 0u16);
             for j in drawn(block) {
                 // A hole is stored as a copy of its neighbour and never asked for.
@@ -102,18 +150,17 @@ pub fn write_classes(dir: &Path, strong: &TableFile, classes: &Classes, values_f
                 if c != NO_CLASS {
                     last = (c, d);
                 }
-                cls.extend_from_slice(&last.0.to_le_bytes());
-                dep.extend_from_slice(&last.1.to_le_bytes());
+                entries.push(last);
             }
-            if cls.is_empty() {
-                return Vec::new();
+            if entries.is_empty() {
+                return Ok(Vec::new());
             }
-            cls.extend_from_slice(&dep);
+            let body = encode_block(&entries, rank).map_err(|detail| TableError::Corrupt { path: dir.join(class_path(Path::new(""), h.sector)), detail })?;
             let mut z = zstd::bulk::Compressor::new(19).expect("zstd compressor");
             z.include_checksum(true).expect("zstd parameter");
-            z.compress(&cls).expect("zstd compression of an in-memory block")
+            Ok(z.compress(&body).expect("zstd compression of an in-memory block"))
         })
-        .collect();
+        .collect::<Result<Vec<_>, TableError>>()?;
     let draws = stored.iter().filter(|&&b| b == DRAW).count() as u64;
     let mut head = vec![0u8; HEADER_LEN + ENTRY * frames.len()];
     head[0..8].copy_from_slice(MAGIC);
@@ -127,6 +174,7 @@ pub fn write_classes(dir: &Path, strong: &TableFile, classes: &Classes, values_f
     head[40..48].copy_from_slice(&values_fingerprint.to_le_bytes());
     head[48..56].copy_from_slice(&h.rules.fingerprint().to_le_bytes());
     head[56..64].copy_from_slice(&draws.to_le_bytes());
+    head[RANK_AT..RANK_AT + 2].copy_from_slice(&rank.to_le_bytes());
     let name = h.rules.to_string();
     head[RULES_AT..RULES_AT + name.len()].copy_from_slice(name.as_bytes());
     let mut offset = head.len() as u64;
@@ -203,6 +251,7 @@ impl ClassFile {
             values_fingerprint: u64_at(40),
             rules,
             draws: u64_at(56),
+            rank: i16::from_le_bytes([data[RANK_AT], data[RANK_AT + 1]]),
         };
         let s = &strong.header;
         if rules != s.rules {
@@ -241,13 +290,8 @@ impl ClassFile {
         if frame.len() < 4 || u32::from_le_bytes(frame[frame.len() - 4..].try_into().unwrap()) != check {
             return Err(corrupt(&self.path, format!("block {k}: the frame is not the one the index names")));
         }
-        let raw = zstd::bulk::decompress(frame, 4 * n + 1).map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
-        if raw.len() != 4 * n {
-            return Err(corrupt(&self.path, format!("block {k}: {} bytes of classes for {n} draws", raw.len())));
-        }
-        Ok((0..n)
-            .map(|j| (i16::from_le_bytes([raw[2 * j], raw[2 * j + 1]]), u16::from_le_bytes([raw[2 * (n + j)], raw[2 * (n + j) + 1]])))
-            .collect())
+        let raw = zstd::bulk::decompress(frame, 1 + 2 * 255 + 3 * n + 1).map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+        decode_block(&raw, n, self.header.rank).ok_or_else(|| corrupt(&self.path, format!("block {k}: the classes do not fit its {n} draws")))
     }
 
     /// Every slot's class, as the class pass made it (holes as stored).

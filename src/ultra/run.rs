@@ -138,7 +138,9 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
     let mut mem = InMemory::default();
     let mut reports = Vec::new();
     for (pos, unit) in units.iter().enumerate() {
-        let kept: Option<Vec<ClassFile>> = unit.iter().map(|x| ClassFile::open(dir, &strong[x], fp).ok()).collect();
+        // A class file is kept only whole: every frame decodes against its table.
+        let kept: Option<Vec<ClassFile>> =
+            unit.iter().map(|x| ClassFile::open(dir, &strong[x], fp).ok().filter(|f| f.read_all(&strong[x]).is_ok())).collect();
         if let Some(files) = kept {
             for (x, f) in unit.iter().zip(files) {
                 let r = ClassReport { sector: *x, draws: f.header.draws, file_bytes: f.file_size(), seconds: None };
@@ -167,7 +169,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
         let out = unit_classes(game, unit, &strong_values, &rank, &mem);
         let seconds = t.elapsed().as_secs_f64();
         for (x, c) in unit.iter().zip(out) {
-            let bytes = write_classes(dir, &strong[x], &c, fp)?;
+            let bytes = write_classes(dir, &strong[x], &c, rank(*x), fp)?;
             let draws = mem.values[x].iter().filter(|&&b| b == DRAW).count() as u64;
             let r = ClassReport { sector: *x, draws, file_bytes: bytes, seconds: Some(seconds) };
             done(&r);
