@@ -195,46 +195,59 @@ pub fn write_classes(dir: &Path, strong: &TableFile, classes: &Classes, classes_
     })
 }
 
-/// An open class file, checked against the strong table beside it.
+/// An open class file, checked against the strong table beside it. Blocks are read
+/// with `pread`, so a file cut short while it is open gives an error, not a crash.
 pub struct ClassFile {
     path: PathBuf,
     /// Its header.
     pub header: ClassHeader,
     index: Vec<(u64, u32, u32)>,
-    data: Vec<u8>,
+    file: std::fs::File,
+    size: u64,
 }
 
 impl ClassFile {
     /// Opens the classes of `strong`'s sector in `dir`, and checks that they belong to
     /// that table, its rules and the sector values `values_fingerprint`.
     pub fn open(dir: &Path, strong: &TableFile, values_fingerprint: u64) -> Result<ClassFile, TableError> {
+        use std::os::unix::fs::FileExt;
         let sector = strong.header.sector;
         let path = class_path(dir, sector);
-        let data = match std::fs::read(&path) {
-            Ok(d) => d,
+        let file = match std::fs::File::open(&path) {
+            Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(TableError::Missing { path, sector, hint: "morris solve --ultra".into() });
             }
             Err(e) => return Err(io(&path)(e)),
         };
-        if data.len() < HEADER_LEN {
-            return Err(TableError::Truncated { path, detail: format!("{} bytes, shorter than the {HEADER_LEN}-byte header", data.len()) });
+        let meta = file.metadata().map_err(io(&path))?;
+        if !meta.is_file() {
+            return Err(TableError::NotAFile { path });
         }
-        if &data[0..8] != MAGIC {
+        let size = meta.len();
+        let short = |need: u64| TableError::Truncated { path: path.clone(), detail: format!("{size} bytes, the header and block index need {need}") };
+        if size < HEADER_LEN as u64 {
+            return Err(short(HEADER_LEN as u64));
+        }
+        let mut fixed = vec![0u8; HEADER_LEN];
+        file.read_exact_at(&mut fixed, 0).map_err(io(&path))?;
+        if &fixed[0..8] != MAGIC {
             return Err(TableError::BadMagic { path });
         }
-        let version = u16::from_le_bytes([data[8], data[9]]);
+        let version = u16::from_le_bytes([fixed[8], fixed[9]]);
         if version != VERSION {
             return Err(corrupt(&path, format!("class file version {version}, this build reads {VERSION}")));
         }
+        let blocks = u32::from_le_bytes(fixed[28..32].try_into().unwrap()) as usize;
+        let head_len = HEADER_LEN + ENTRY * blocks;
+        if size < head_len as u64 {
+            return Err(short(head_len as u64));
+        }
+        let mut data = vec![0u8; head_len];
+        file.read_exact_at(&mut data, 0).map_err(io(&path))?;
         let u64_at = |at: usize| u64::from_le_bytes(data[at..at + 8].try_into().unwrap());
         let u32_at = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().unwrap());
-        let blocks = u32_at(28) as usize;
-        let head_len = HEADER_LEN + ENTRY * blocks;
-        if data.len() < head_len {
-            return Err(TableError::Truncated { path, detail: format!("the block index needs {head_len} bytes") });
-        }
-        let mut head = data[..head_len].to_vec();
+        let mut head = data.clone();
         head[HASH_AT..HASH_AT + 8].fill(0);
         if xxh3_64(&head) != u64_at(HASH_AT) {
             return Err(corrupt(&path, "header checksum mismatch"));
@@ -270,12 +283,12 @@ impl ClassFile {
         for k in 0..blocks {
             let at = HEADER_LEN + ENTRY * k;
             let (off, len, check) = (u64_at(at), u32_at(at + 8), u32_at(at + 12));
-            if off.checked_add(len as u64).is_none_or(|end| end > data.len() as u64) {
+            if off.checked_add(len as u64).is_none_or(|end| end > size) {
                 return Err(TableError::Truncated { path, detail: format!("block {k} ends past the end of the file") });
             }
             index.push((off, len, check));
         }
-        Ok(ClassFile { path, header, index, data })
+        Ok(ClassFile { path, header, index, file, size })
     }
 
     /// The `(class, depth)` of every drawn slot of block `k`, in slot order; `strong`
@@ -286,11 +299,15 @@ impl ClassFile {
         if len == 0 {
             return if n == 0 { Ok(vec![]) } else { Err(corrupt(&self.path, format!("block {k} has no classes for its {n} draws"))) };
         }
-        let frame = &self.data[off as usize..(off + len as u64) as usize];
+        let mut frame = vec![0u8; len as usize];
+        std::os::unix::fs::FileExt::read_exact_at(&self.file, &mut frame, off).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => TableError::Truncated { path: self.path.clone(), detail: format!("block {k} ends past the end of the file") },
+            _ => io(&self.path)(e),
+        })?;
         if frame.len() < 4 || u32::from_le_bytes(frame[frame.len() - 4..].try_into().unwrap()) != check {
             return Err(corrupt(&self.path, format!("block {k}: the frame is not the one the index names")));
         }
-        let raw = zstd::bulk::decompress(frame, 1 + 2 * 255 + 3 * n + 1).map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
+        let raw = zstd::bulk::decompress(&frame, 1 + 2 * 255 + 3 * n + 1).map_err(|e| corrupt(&self.path, format!("block {k}: {e}")))?;
         decode_block(&raw, n, self.header.rank).ok_or_else(|| corrupt(&self.path, format!("block {k}: the classes do not fit its {n} draws")))
     }
 
@@ -310,8 +327,8 @@ impl ClassFile {
         Ok(Classes { class, depth })
     }
 
-    /// Bytes of the file.
+    /// Bytes of the file when it was opened.
     pub fn file_size(&self) -> u64 {
-        self.data.len() as u64
+        self.size
     }
 }
