@@ -4,6 +4,7 @@ use super::board::diagram;
 use super::progress::Bars;
 use morris::solver::NoProgress;
 use std::time::Instant;
+use morris::probe::ultra::{class_words, DrawClass, UltraValue};
 use morris::{Color, Position, SearchOptions, Searcher, Tablebase, Value, Wdl};
 use serde_json::json;
 use std::io::{BufRead, Write};
@@ -50,19 +51,62 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
     (json!(v.result_word()), v.plies().map_or(serde_json::Value::Null, |p| json!(p)))
 }
 
-fn probe_json(searcher: &Searcher, pos: &Position, with_moves: bool) -> anyhow::Result<serde_json::Value> {
+/// The draw classes of a position's moves, best first by the ultra-strong order, when
+/// the directory has classes; `None` when it has none (or the position is searched).
+fn ultra_moves(tb: &Tablebase, pos: &Position) -> anyhow::Result<Option<Vec<morris::MoveInfo<UltraValue>>>> {
+    match tb.probe_moves_ultra(pos) {
+        Ok(m) => Ok(Some(m)),
+        Err(morris::ProbeError::NoClasses { .. }) => Ok(None),
+        // A placement position without its tables is searched: no classes there.
+        Err(morris::ProbeError::Table(morris::TableError::Missing { .. })) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// `class`: the class, the sector it heads for, the depth and the words.
+fn class_json(tb: &Tablebase, c: &DrawClass) -> serde_json::Value {
+    let values = tb.sector_values().ok();
+    json!({
+        "class": c.class,
+        "sector": values.and_then(|v| v.sector_of_rank(c.class as i32)).map(|x| x.to_string()),
+        "depth": c.depth,
+        "words": values.map(|v| class_words(v, c.class)),
+    })
+}
+
+fn probe_json(searcher: &Searcher, tb: &Tablebase, pos: &Position, with_moves: bool) -> anyhow::Result<serde_json::Value> {
     let start = Instant::now();
     let (v, moves) = if with_moves { searcher.evaluate(pos, &NoProgress)? } else { (searcher.value(pos, &NoProgress)?, vec![]) };
     let (result, plies) = value_json(v);
     let mut obj = json!({ "position": pos.to_string(), "result": result, "plies": plies });
+    let ultra = if v == Value::Draw || with_moves { ultra_moves(tb, pos)? } else { None };
+    if v == Value::Draw && ultra.is_some() {
+        if let Some(c) = tb.probe_class(pos)? {
+            obj["class"] = class_json(tb, &c);
+        }
+    }
     if with_moves {
-        let moves: Vec<serde_json::Value> = moves
-            .into_iter()
-            .map(|m| {
-                let (r, p) = value_json(m.value);
-                json!({ "move": pos.move_name(&m.mv), "result": r, "plies": p, "position": m.child.to_string() })
-            })
-            .collect();
+        let moves: Vec<serde_json::Value> = match ultra {
+            // Ordered as the ultra-strong player ranks them.
+            Some(list) => list
+                .into_iter()
+                .map(|m| {
+                    let (r, p) = value_json(m.value.strong());
+                    let mut o = json!({ "move": pos.move_name(&m.mv), "result": r, "plies": p, "position": m.child.to_string() });
+                    if let UltraValue::Draw(c) = m.value {
+                        o["class"] = class_json(tb, &c);
+                    }
+                    o
+                })
+                .collect(),
+            None => moves
+                .into_iter()
+                .map(|m| {
+                    let (r, p) = value_json(m.value);
+                    json!({ "move": pos.move_name(&m.mv), "result": r, "plies": p, "position": m.child.to_string() })
+                })
+                .collect(),
+        };
         obj["moves"] = json!(moves);
     }
     obj["seconds"] = json!(start.elapsed().as_secs_f64());
@@ -116,7 +160,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
         // Scripts get a JSON object for errors too, and the exit status says which.
-        let result = parsed.and_then(|pos| if args.wdl { wdl_json(&tb, &pos, true) } else { probe_json(&searcher, &pos, true) });
+        let result = parsed.and_then(|pos| if args.wdl { wdl_json(&tb, &pos, true) } else { probe_json(&searcher, &tb, &pos, true) });
         return match result {
             Ok(j) => {
                 writeln!(out, "{j}")?;
@@ -151,11 +195,32 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     bars.finish();
     write!(out, "{}", diagram(&pos, rules))?;
     writeln!(out, "{pos}")?;
-    writeln!(out, "{}.", in_words(&pos, v))?;
+    let ultra = ultra_moves(&tb, &pos)?;
+    let class = match (&ultra, v) {
+        (Some(_), Value::Draw) => tb.probe_class(&pos)?,
+        _ => None,
+    };
+    match (class, tb.sector_values().ok()) {
+        (Some(c), Some(values)) => writeln!(out, "{} to move: {}.", pos.to_move.name(), class_words(values, c.class))?,
+        _ => writeln!(out, "{}.", in_words(&pos, v))?,
+    }
     if !moves.is_empty() {
         writeln!(out, "\n{:<12} value for {}", "move", pos.to_move.name())?;
-        for m in moves {
-            writeln!(out, "{:<12} {}", pos.move_name(&m.mv), m.value)?;
+        match (ultra, tb.sector_values().ok()) {
+            (Some(list), Some(values)) => {
+                for m in list {
+                    let words = match m.value {
+                        UltraValue::Draw(c) => class_words(values, c.class),
+                        other => other.strong().to_string(),
+                    };
+                    writeln!(out, "{:<12} {words}", pos.move_name(&m.mv))?;
+                }
+            }
+            _ => {
+                for m in moves {
+                    writeln!(out, "{:<12} {}", pos.move_name(&m.mv), m.value)?;
+                }
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -187,7 +252,7 @@ fn run_lines(tb: &Tablebase, searcher: &Searcher, args: &Args) -> anyhow::Result
             if args.wdl {
                 wdl_json(tb, &pos, args.moves).map(|j| if args.json { j.to_string() } else { format!("{pos}: {}", j["result"].as_str().unwrap_or("?")) })
             } else if args.json {
-                probe_json(searcher, &pos, args.moves).map(|j| j.to_string())
+                probe_json(searcher, tb, &pos, args.moves).map(|j| j.to_string())
             } else {
                 searcher.value(&pos, &NoProgress).map(|v| format!("{pos}: {v}")).map_err(Into::into)
             }

@@ -118,7 +118,7 @@ impl IntoResponse for ApiError {
 fn api_error(app: &App, e: ProbeError) -> ApiError {
     let status = match &e {
         ProbeError::Invalid(_) | ProbeError::GameOver(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
-        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) => StatusCode::NOT_FOUND,
+        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) | ProbeError::NoClasses { .. } => StatusCode::NOT_FOUND,
         ProbeError::Discarded(_) => StatusCode::SERVICE_UNAVAILABLE,
         ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
     };

@@ -10,6 +10,7 @@
 //! [`placement::Searcher`](crate::placement::Searcher)'s, on purpose.
 
 mod cache;
+pub mod ultra;
 
 use crate::movegen::NONE;
 use crate::position::{Color, Position, PositionError};
@@ -45,6 +46,14 @@ pub enum ProbeError {
     /// other rules, positions are answered from their sectors' tables.
     #[error("the placement search plays the standard rules only, not `{0}`: solve the placement sectors of these rules instead (`morris solve --rules {0} --start WK-BK`)")]
     SearchRules(Rules),
+    /// The directory has no draw classes (or their sector values cannot be read).
+    #[error("no draw classes in {}: {why}", dir.display())]
+    NoClasses {
+        /// The directory.
+        dir: PathBuf,
+        /// What is missing.
+        why: String,
+    },
     /// [`Tablebase::open`] was given a path that is not a directory.
     #[error("no table directory at {}", .0.display())]
     NoDirectory(PathBuf),
@@ -117,6 +126,8 @@ struct Inner {
     files: Vec<OnceLock<Arc<TableFile>>>,
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
+    /// The draw classes, once asked for: the sector values, or why there are none.
+    classes: OnceLock<Result<ultra::Classes, String>>,
 }
 
 fn sector_slot(x: Sector) -> usize {
@@ -190,6 +201,7 @@ impl Tablebase {
             files: (0..(crate::sector::STONES as usize + 1).pow(4)).map(|_| OnceLock::new()).collect(),
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
+            classes: OnceLock::new(),
         })))
     }
 

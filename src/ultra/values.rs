@@ -162,6 +162,14 @@ impl SectorValues {
         self.ranks.get(&x).copied()
     }
 
+    /// A sector of rank `r`, for words: a movement sector if one has it (that is where
+    /// play can stay), else the first in sector order.
+    pub fn sector_of_rank(&self, r: i32) -> Option<Sector> {
+        let mut of = self.ranks.iter().filter(|(_, &k)| k == r).map(|(x, _)| *x);
+        let all: Vec<Sector> = of.by_ref().collect();
+        all.iter().copied().find(|x| x.is_movement()).or(all.first().copied())
+    }
+
     /// Every sector with its rank, in sector order.
     pub fn iter(&self) -> impl Iterator<Item = (Sector, i32)> + '_ {
         self.ranks.iter().map(|(x, r)| (*x, *r))

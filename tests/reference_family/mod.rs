@@ -10,7 +10,8 @@
 //! Files: `rules.rs` (rule sets, board geometry from coordinates),
 //! `moves.rs` (terminal positions, children), `index.rs` (dense indexing of
 //! a sector), `solve.rs` (value iteration, verification, forward
-//! enumeration of a start), `orbits.rs` (Burnside and explicit orbit counts).
+//! enumeration of a start), `orbits.rs` (Burnside and explicit orbit counts),
+//! `ultra.rs` (sector values, draw classes and their depths: docs/ultra.md).
 //!
 //! # Positions and values
 //! - A raw position is colour-free, from the side to move's point of view:
@@ -108,6 +109,7 @@ pub mod moves;
 pub mod orbits;
 pub mod rules;
 pub mod solve;
+pub mod ultra;
 
 pub use moves::{children, Terminal};
 #[allow(unused_imports)]
@@ -185,6 +187,9 @@ pub struct RefSolution {
     /// positions of each of `sectors` as a bit set, once worked out.
     pairs: Option<Vec<Vec<Sector>>>,
     reached: OnceLock<Vec<Vec<u64>>>,
+    /// Were the sectors solved whole (`Solver::new`)? Else only the reached
+    /// positions have values (`Solver::reaching`).
+    whole: bool,
 }
 
 impl RefSolution {
@@ -203,6 +208,7 @@ impl RefSolution {
             by_sector,
             pairs,
             reached: OnceLock::new(),
+            whole: true,
         }
     }
 
@@ -213,8 +219,9 @@ impl RefSolution {
         sectors: Vec<(Sector, Arc<Vec<u16>>)>,
         reached: Vec<Vec<u64>>,
     ) -> RefSolution {
-        let sol = RefSolution::new(rules, Some(start), sectors, Some(Vec::new()));
+        let mut sol = RefSolution::new(rules, Some(start), sectors, Some(Vec::new()));
         sol.reached.set(reached).unwrap();
+        sol.whole = false;
         sol
     }
 
@@ -240,6 +247,27 @@ impl RefSolution {
         let k = *self.by_sector.get(&solve::sector_of(p))?;
         let idx = raw_index(self.n, p.mover, p.opp);
         self.included(k, idx).then(|| solve::decode(self.sectors[k].1[idx]))
+    }
+
+    /// Value of any position of one of the solution's sectors, reached from
+    /// the start or not (`get` gives only the reached ones). The sector
+    /// values of docs/ultra.md count whole sectors. Only for a solution of
+    /// whole sectors (`solve_movement`, `Solver::new(..).solve_start`):
+    /// panics for one of `solve_start`, which leaves the other positions
+    /// unsolved.
+    pub fn sector_value(&self, p: &RawPos) -> Option<RefValue> {
+        assert!(self.whole, "only the reached positions of this solution are solved");
+        let full = (1u32 << self.n) - 1;
+        if p.mover & p.opp != 0 || (p.mover | p.opp) & !full != 0 {
+            return None;
+        }
+        let k = *self.by_sector.get(&solve::sector_of(p))?;
+        Some(solve::decode(self.sectors[k].1[raw_index(self.n, p.mover, p.opp)]))
+    }
+
+    /// Were the sectors solved whole (see `sector_value`)?
+    pub fn is_whole(&self) -> bool {
+        self.whole
     }
 
     /// The start position of `solve_start` (None for `solve_movement`).
