@@ -687,3 +687,586 @@ fn timing() {
         eprintln!("{name} {st}: {:?} in {solved:.1} s; {} positions ({:.1} s in all)", sol.start_value(), sol.len(), t.elapsed().as_secs_f64());
     }
 }
+
+// ---------------------------------------------------------------------------
+// The ultra-strong solution (docs/ultra.md; reference_family/ultra.rs)
+// ---------------------------------------------------------------------------
+
+mod ultra_tests {
+    use super::reference_family::index::{expand, masks_with};
+    use super::reference_family::orbits::canonical;
+    use super::reference_family::rules::apply_perm;
+    use super::reference_family::solve::{mirror, sector_of, Sector};
+    use super::reference_family::ultra::{self, Counts, DrawClasses, Frac, Symmetries, UnitGraph};
+    use super::reference_family::*;
+    use super::{lock, rules, solver};
+    use rayon::prelude::*;
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::time::Instant;
+
+    /// A small deterministic pseudo-random sequence (xorshift64*).
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // Orbits and counts
+    // -----------------------------------------------------------------------
+
+    #[test]
+    fn ultra_symmetry_tables_agree_with_apply_perm_and_canonical() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for name in ["standard", "morabaraba", "six"] {
+            let r = rules(name);
+            let g = r.geometry();
+            let syms = Symmetries::new(&r);
+            assert_eq!(syms.len(), 16);
+            for _ in 0..20_000 {
+                let a = rng.next() as u32 & r.full();
+                let b = rng.next() as u32 & r.full() & !a;
+                for (k, perm) in g.symmetries.iter().enumerate() {
+                    assert_eq!(syms.image(k, a), apply_perm(perm, a));
+                }
+                let smallest = canonical(g, a, b) == ((a as u64) << 32 | b as u64);
+                assert_eq!(syms.is_smallest(a, b), smallest, "{name}: {a:#x} {b:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn ultra_whole_sector_counts_standard_3_3() {
+        // REFERENCES.md: 3-3 in orbits
+        let s = solver("standard");
+        let sol = lock(&s).solve_movement(3, 3);
+        let c = ultra::sector_orbit_counts(&rules("standard"), &sol, (3, 3, 0, 0));
+        assert_eq!(c, (140_621, 269, 28_736, 169_626));
+    }
+
+    #[test]
+    fn ultra_sector_graph_standard_3_3() {
+        // By hand: the placements alternate, White first; a mill can close
+        // only with a third stone, and a capture then leaves the other side
+        // with 2 stones: a finished game, not a sector.
+        let r = rules("standard");
+        let g = ultra::sector_graph(&r, 3, 3);
+        let want: Vec<Sector> = vec![(0, 0, 3, 3), (0, 1, 3, 2), (1, 1, 2, 2), (1, 2, 2, 1), (2, 2, 1, 1), (2, 3, 1, 0), (3, 3, 0, 0)];
+        assert_eq!(g.keys().copied().collect::<Vec<_>>(), want);
+        assert_eq!(g[&(2, 3, 1, 0)], BTreeSet::from([(3, 3, 0, 0)]));
+        assert_eq!(g[&(3, 3, 0, 0)], BTreeSet::from([(3, 3, 0, 0)]));
+        // Five 3-4 (White 3, Black 4 on the six board): the sectors of every
+        // reached position are in X, and X is closed under child sectors.
+        let r = rules("five");
+        let g = ultra::sector_graph(&r, 3, 4);
+        let sol = solve_start(&r, 3, 4);
+        let reached: BTreeSet<Sector> = sol.iter().map(|(p, _)| sector_of(&p)).collect();
+        let xs: BTreeSet<Sector> = g.keys().copied().collect();
+        assert!(reached.is_subset(&xs), "{:?}", reached.difference(&xs).collect::<Vec<_>>());
+        for kids in g.values() {
+            assert!(kids.is_subset(&xs));
+            assert!(kids.iter().all(|&(s, _, sh, _)| s + sh >= 3));
+        }
+        assert!(xs.contains(&(3, 3, 0, 1)) && xs.contains(&(3, 3, 1, 0)), "the slide of 3-3 with Black's stone in hand");
+    }
+
+    // -----------------------------------------------------------------------
+    // Scores and ranks
+    // -----------------------------------------------------------------------
+
+    /// a(x) in floating point, straight from docs/ultra.md (to cross-check
+    /// the exact fractions where floating point can tell them apart).
+    fn float_score(counts: &BTreeMap<Sector, Counts>, x: Sector) -> f64 {
+        let (w, d, l, t) = counts[&x];
+        let (w, d, l, t) = (w as f64, d as f64, l as f64, t as f64);
+        let _ = l;
+        if x.2 == 0 && x.3 == 0 {
+            let (_, d2, l2, t2) = counts.get(&mirror(x)).copied().unwrap_or_default();
+            let (d2, l2, t2) = (d2 as f64, l2 as f64, t2 as f64);
+            (w + l2 + d / 2.0 + d2 / 2.0) / (t + t2) - 0.5
+        } else {
+            let v = (w + d / 2.0) / t;
+            match counts.get(&mirror(x)) {
+                Some(&(w2, d2, _, t2)) => (v - (w2 as f64 + d2 as f64 / 2.0) / t2 as f64) / 2.0,
+                None => v - 0.5,
+            }
+        }
+    }
+
+    #[test]
+    fn ultra_scores_and_ranks_by_hand() {
+        let counts: BTreeMap<Sector, Counts> = BTreeMap::from([
+            // 3-3: W - L + L' - W' = 0
+            ((3, 3, 0, 0), (5, 2, 5, 12)),
+            // REFERENCES.md, 3-4 and 4-3: a(3-4) = (W - L + L' - W') / (2 (T + T'))
+            ((3, 4, 0, 0), (102_281, 658_117, 0, 760_398)),
+            ((4, 3, 0, 0), (75_397, 681_906, 3_095, 760_398)),
+            // placement with its mirror: v = 7/8 and 3/8, a = ±1/4
+            ((1, 2, 2, 1), (3, 1, 0, 4)),
+            ((2, 1, 1, 2), (1, 1, 2, 4)),
+            // placement without its mirror: v = 1/2, a = 0; v = 3/4, a = 1/4
+            ((0, 1, 3, 2), (1, 0, 1, 2)),
+            ((1, 3, 2, 0), (3, 0, 1, 4)),
+            // self-mirror placement
+            ((2, 2, 1, 1), (7, 0, 1, 8)),
+        ]);
+        let a = ultra::sector_scores(&counts);
+        assert_eq!(a[&(3, 3, 0, 0)], Frac::int(0));
+        assert_eq!(a[&(3, 4, 0, 0)], Frac::new(102_281 + 3_095 - 75_397, 2 * 2 * 760_398));
+        assert_eq!(a[&(4, 3, 0, 0)], Frac::new(-(102_281 + 3_095 - 75_397), 2 * 2 * 760_398));
+        assert_eq!(a[&(1, 2, 2, 1)], Frac::new(1, 4));
+        assert_eq!(a[&(2, 1, 1, 2)], Frac::new(-1, 4));
+        assert_eq!(a[&(0, 1, 3, 2)], Frac::int(0));
+        assert_eq!(a[&(1, 3, 2, 0)], Frac::new(1, 4));
+        assert_eq!(a[&(2, 2, 1, 1)], Frac::int(0));
+        for (&x, &f) in &a {
+            assert!((f.to_f64() - float_score(&counts, x)).abs() < 1e-12, "{x:?}");
+        }
+        let ranks = ultra::sector_ranks(&counts);
+        let want = BTreeMap::from([
+            ((3, 3, 0, 0), 0),
+            ((3, 4, 0, 0), 1),
+            ((4, 3, 0, 0), -1),
+            ((1, 2, 2, 1), 2),
+            ((2, 1, 1, 2), -2),
+            ((0, 1, 3, 2), 0),
+            ((1, 3, 2, 0), 2),
+            ((2, 2, 1, 1), 0),
+        ]);
+        assert_eq!(ranks, want);
+        // exact comparison where floating point would round: 1/3 and
+        // 1/3 + 1/10^30 differ, and are ranked apart
+        let big = 10i128.pow(30);
+        assert!(Frac::new(big + 3, 3 * big) > Frac::new(1, 3));
+        assert_eq!(Frac::new(2, -6), Frac::new(-1, 3));
+    }
+
+    /// Ranks of a start: antisymmetric (a sector and its mirror ±k, a
+    /// self-mirror sector 0), dense (1..K all used), ordered as the scores
+    /// computed in floating point wherever those differ clearly.
+    fn check_ranks(counts: &BTreeMap<Sector, Counts>, ranks: &BTreeMap<Sector, i32>) {
+        assert!(counts.keys().eq(ranks.keys()));
+        for (&x, &r) in ranks {
+            if mirror(x) == x {
+                assert_eq!(r, 0, "{x:?} is its own mirror");
+            }
+            if let Some(&r2) = ranks.get(&mirror(x)) {
+                assert_eq!(r2, -r, "{x:?} and its mirror");
+            }
+            let f = float_score(counts, x);
+            if f.abs() > 1e-12 {
+                assert_eq!(r.signum() as f64, f.signum(), "{x:?}: rank {r}, score {f}");
+            }
+        }
+        let k = ranks.values().map(|r| r.abs()).max().unwrap_or(0);
+        let used: BTreeSet<i32> = ranks.values().map(|r| r.abs()).filter(|&r| r > 0).collect();
+        assert_eq!(used, (1..=k).collect(), "ranks are dense");
+        for (&x, &rx) in ranks {
+            for (&y, &ry) in ranks {
+                let (fx, fy) = (float_score(counts, x).abs(), float_score(counts, y).abs());
+                if fx < fy - 1e-12 {
+                    assert!(rx.abs() < ry.abs(), "{x:?} {fx} rank {rx}, {y:?} {fy} rank {ry}");
+                }
+            }
+        }
+    }
+
+    // -----------------------------------------------------------------------
+    // The game of a unit: hand-made graphs and brute force
+    // -----------------------------------------------------------------------
+
+    type Node = (i32, Option<i32>, bool, Vec<u32>);
+
+    fn solve_graph(nodes: &[Node]) -> (Vec<i32>, Vec<Option<u32>>) {
+        let g = UnitGraph::from_nodes(nodes);
+        let c = ultra::unit_classes(&g);
+        let d = ultra::unit_depths(&g, &c);
+        check_graph(nodes, &c, &d);
+        (c, d)
+    }
+
+    /// The local equations: the class is the best payoff over the moves
+    /// (`u` for a terminal draw); no depth iff class = u; the depth is 1 +
+    /// min (favoured) or 1 + max (other side) over the class-keeping moves,
+    /// an exit counting 0.
+    fn check_graph(nodes: &[Node], c: &[i32], d: &[Option<u32>]) {
+        for (p, (u, exit, term, moves)) in nodes.iter().enumerate() {
+            if *term {
+                assert_eq!((c[p], d[p]), (*u, None), "terminal {p}");
+                continue;
+            }
+            let best = moves.iter().map(|&q| -c[q as usize]).chain(*exit).max();
+            assert_eq!(best, Some(c[p]), "node {p}: class is the best move");
+            assert_eq!(d[p].is_none(), c[p] == *u, "node {p}: depth iff class != u");
+            if let Some(dp) = d[p] {
+                let mut keep: Vec<u32> = moves
+                    .iter()
+                    .filter(|&&q| -c[q as usize] == c[p])
+                    .map(|&q| d[q as usize].expect("class-keeping move without depth"))
+                    .collect();
+                if *exit == Some(c[p]) {
+                    keep.push(0);
+                }
+                let want = if c[p] > *u { keep.iter().min() } else { keep.iter().max() };
+                assert_eq!(Some(dp), want.map(|k| k + 1), "node {p}: depth");
+            }
+        }
+    }
+
+    #[test]
+    fn ultra_unit_games_by_hand() {
+        // Two sectors of rank ±2 passing a position back and forth, no exit:
+        // both stay, each at its own u.
+        let (c, d) = solve_graph(&[(2, None, false, vec![1]), (-2, None, false, vec![0])]);
+        assert_eq!((c, d), (vec![2, -2], vec![None, None]));
+
+        // n0 may leave with payoff 1 (above u = 0); n1 can only go to n0.
+        let (c, d) = solve_graph(&[(0, Some(1), false, vec![1]), (0, None, false, vec![0])]);
+        assert_eq!((c, d), (vec![1, -1], vec![Some(1), Some(2)]));
+
+        // Staying beats a bad exit: n0 leaves at 1; n1 may go to n0 (-1) or
+        // to n2, which can only come back: n1 and n2 stay at u = 0.
+        let (c, d) = solve_graph(&[(0, Some(1), false, vec![1]), (0, None, false, vec![0, 2]), (0, None, false, vec![1])]);
+        assert_eq!((c, d), (vec![1, 0, 0], vec![Some(1), None, None]));
+
+        // Forcing over several plies, the other side delaying:
+        // n0 -> n1; n1 -> n2 (exit 1 at once) or n3; n3 -> n4 -> n5 (exit 1,
+        // or back to n0). n1 delays by n3: depth 1 + max(1, 3) = 4.
+        let nodes: Vec<Node> = vec![
+            (0, None, false, vec![1]),
+            (0, None, false, vec![2, 3]),
+            (0, Some(1), false, vec![]),
+            (0, None, false, vec![4]),
+            (0, None, false, vec![5]),
+            (0, Some(1), false, vec![0]),
+        ];
+        let (c, d) = solve_graph(&nodes);
+        assert_eq!(c, vec![1, -1, 1, 1, -1, 1]);
+        assert_eq!(d, vec![Some(5), Some(4), Some(1), Some(3), Some(2), Some(1)]);
+
+        // Below u: n0 (u = 2) leaves at 1 or passes to n1 (u = -2), whose
+        // side leaves at 0 rather than stay at -2: so n0 gets 1 < u, the
+        // opponent favoured, depth 1; n1 gets 0 > u, depth 1.
+        let (c, d) = solve_graph(&[(2, Some(1), false, vec![1]), (-2, Some(0), false, vec![0])]);
+        assert_eq!((c, d), (vec![1, 0], vec![Some(1), Some(1)]));
+
+        // A threshold t <= u: n0 (u = 1) can stay by n1, but n1's side
+        // (u = -1) may instead go to n2, where n0's side must leave at -3.
+        // n1 prefers that (3 > -1): n0 gets -3... unless it leaves itself at
+        // -2: class -2, depth 1 (n0 unfavoured, its max over {exit}).
+        let nodes: Vec<Node> = vec![
+            (1, Some(-2), false, vec![1]),
+            (-1, None, false, vec![0, 2]),
+            (1, Some(-3), false, vec![]),
+        ];
+        let (c, d) = solve_graph(&nodes);
+        assert_eq!(c, vec![-2, 3, -3]);
+        assert_eq!(d, vec![Some(1), Some(2), Some(1)]);
+
+        // A terminal draw pays u; the move into it (within the unit) keeps u.
+        let (c, d) = solve_graph(&[(0, None, true, vec![]), (0, Some(-1), false, vec![0])]);
+        assert_eq!((c, d), (vec![0, 0], vec![None, None]));
+    }
+
+    /// The value of the unit game for the side to move at `start`, by brute
+    /// force: the best over the positional strategies of that side of the
+    /// worst over the other's (such games have optimal positional
+    /// strategies). States are (node, who moves: 0 = the side to move at
+    /// `start`); a strategy picks a move (an edge, or the exit as `None`)
+    /// in each state of its side. A play that repeats a state stays forever
+    /// and pays u(start).
+    fn brute_value(nodes: &[Node], start: usize) -> i32 {
+        let n = nodes.len();
+        let choices: Vec<Vec<Option<u32>>> = nodes
+            .iter()
+            .map(|(_, e, _, m)| m.iter().map(|&q| Some(q)).chain(e.map(|_| None)).collect())
+            .collect();
+        let all = |rng_side: usize| -> Vec<Vec<usize>> {
+            let _ = rng_side;
+            let mut out = vec![vec![]];
+            for ch in &choices {
+                let k = ch.len().max(1);
+                out = out.into_iter().flat_map(|v| (0..k).map(move |i| [v.clone(), vec![i]].concat())).collect();
+            }
+            out
+        };
+        let strategies = all(0);
+        let play = |me: &[usize], them: &[usize]| -> i32 {
+            let mut seen = vec![[false; 2]; n];
+            let (mut v, mut side) = (start, 0usize);
+            loop {
+                if seen[v][side] {
+                    return nodes[start].0;
+                }
+                seen[v][side] = true;
+                let sign = if side == 0 { 1 } else { -1 };
+                let (u, exit, term, _) = &nodes[v];
+                if *term {
+                    return sign * u;
+                }
+                let pick = if side == 0 { me[v] } else { them[v] };
+                match choices[v][pick] {
+                    None => return sign * exit.unwrap(),
+                    Some(q) => {
+                        v = q as usize;
+                        side = 1 - side;
+                    }
+                }
+            }
+        };
+        strategies
+            .iter()
+            .map(|me| strategies.iter().map(|them| play(me, them)).min().unwrap())
+            .max()
+            .unwrap()
+    }
+
+    /// A random unit game: either two sectors of ranks ±k with moves only
+    /// between them, or one self-mirror sector (u = 0) with any moves.
+    fn random_graph(rng: &mut Rng) -> Vec<Node> {
+        let n = 2 + rng.below(4) as usize;
+        let pair = rng.below(2) == 0;
+        let k = rng.below(3) as i32;
+        let side = |p: usize| p % 2;
+        (0..n)
+            .map(|p| {
+                let u = if pair { if side(p) == 0 { k } else { -k } } else { 0 };
+                let mut moves = Vec::new();
+                for _ in 0..rng.below(3) {
+                    let q = rng.below(n as u64) as usize;
+                    if !pair || side(q) != side(p) {
+                        moves.push(q as u32);
+                    }
+                }
+                let mut exit = (rng.below(2) == 0).then(|| rng.below(5) as i32 - 2);
+                let mut term = false;
+                if moves.is_empty() && exit.is_none() {
+                    if rng.below(2) == 0 {
+                        term = true;
+                    } else {
+                        exit = Some(rng.below(5) as i32 - 2);
+                    }
+                }
+                (u, exit, term, moves)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ultra_unit_games_against_brute_force() {
+        let mut rng = Rng(12345);
+        let mut nontrivial = 0;
+        for _ in 0..1500 {
+            let nodes = random_graph(&mut rng);
+            let (c, _) = solve_graph(&nodes);
+            for p in 0..nodes.len() {
+                assert_eq!(c[p], brute_value(&nodes, p), "node {p} of {nodes:?}");
+                if !nodes[p].2 && c[p] != nodes[p].0 {
+                    nontrivial += 1;
+                }
+            }
+        }
+        assert!(nontrivial > 1000, "too few classes off u: {nontrivial}");
+    }
+
+    // -----------------------------------------------------------------------
+    // Whole starts
+    // -----------------------------------------------------------------------
+
+    /// Every position of every sector of X: a class iff it is drawn; for a
+    /// drawn one, the local equations of `check_graph` on its real moves
+    /// (the class is the best payoff `-c(q)` over its drawing moves, a
+    /// terminal draw gets u, a depth iff class != u, the depth 1 + min or
+    /// 1 + max over the class-keeping moves, an exit counting 0), and the
+    /// same class and depth at all 16 images. With finite depths these
+    /// equations pin the classes and depths down (the favoured side forces a
+    /// class-keeping exit along falling depths; the other side keeps the
+    /// class or does better, and play that stays pays u). Returns the number
+    /// of drawn positions.
+    fn check_classes(r: &RefRules, sol: &RefSolution, ranks: &BTreeMap<Sector, i32>, dc: &DrawClasses, symmetric: bool) -> u64 {
+        let xs: BTreeSet<Sector> = ranks.keys().copied().collect();
+        assert_eq!(dc.sectors(), xs.iter().copied().collect::<Vec<_>>());
+        let syms = Symmetries::new(r);
+        let n = r.points() as u32;
+        let mut drawn = 0;
+        for &x in &xs {
+            let (s, o, sh, oh) = x;
+            let u = ranks[&x];
+            let unit = ultra::unit_of(r, x, &xs);
+            let minors = masks_with(n - s, o);
+            drawn += masks_with(n, s)
+                .par_iter()
+                .map(|&m| {
+                    let mut drawn = 0u64;
+                    for &mc in &minors {
+                        let p = RawPos {
+                            mover: m,
+                            opp: expand(mc, r.full() & !m),
+                            mover_hand: sh,
+                            opp_hand: oh,
+                        };
+                        let v = sol.sector_value(&p).unwrap();
+                        let got = dc.get(&p);
+                        assert_eq!(got.is_some(), v == RefValue::Draw, "{x:?} {p:?}: a class iff drawn");
+                        let Some((c, d)) = got else { continue };
+                        drawn += 1;
+                        if symmetric {
+                            for k in 0..syms.len() {
+                                assert_eq!(dc.get(&syms.image_pos(k, &p)), got, "{p:?}: symmetry {k}");
+                            }
+                        }
+                        if terminal_value(r, &p) == Some(RefValue::Draw) {
+                            assert_eq!((c, d), (u, None), "{p:?}: terminal draw");
+                            continue;
+                        }
+                        let mut best = None;
+                        let mut keep = Vec::new();
+                        for q in children(r, &p) {
+                            let Some((cq, dq)) = dc.get(&q) else { continue };
+                            best = best.max(Some(-cq));
+                            if -cq == c {
+                                if unit.contains(&sector_of(&q)) {
+                                    keep.push(dq);
+                                } else {
+                                    keep.push(Some(0));
+                                }
+                            }
+                        }
+                        assert_eq!(best, Some(c), "{p:?}: class is the best drawing move");
+                        assert_eq!(d.is_none(), c == u, "{p:?}: a depth iff class != u");
+                        if let Some(d) = d {
+                            let keep: Vec<u32> = keep.into_iter().map(|k| k.expect("class-keeping move without depth")).collect();
+                            let want = if c > u { keep.iter().min() } else { keep.iter().max() };
+                            assert_eq!(Some(d), want.map(|k| k + 1), "{p:?}: depth");
+                        }
+                    }
+                    drawn
+                })
+                .sum::<u64>();
+        }
+        drawn
+    }
+
+    /// Draws in orbits, by class.
+    fn orbit_classes(r: &RefRules, dc: &DrawClasses) -> BTreeMap<i32, u64> {
+        let syms = Symmetries::new(r);
+        let mut h = BTreeMap::new();
+        for (p, c, _) in dc.iter() {
+            if syms.is_smallest(p.mover, p.opp) {
+                *h.entry(c).or_insert(0) += 1;
+            }
+        }
+        h
+    }
+
+    fn report(name: &str, wk: u32, bk: u32, r: &RefRules, ranks: &BTreeMap<Sector, i32>, dc: &DrawClasses) {
+        eprintln!("ultra {name} {wk}-{bk}: ranks (sector rank):");
+        for (x, k) in ranks {
+            eprintln!("  {}-{}-{}-{} {k}", x.0, x.1, x.2, x.3);
+        }
+        eprintln!("  draws by class, raw: {:?}", dc.class_histogram());
+        eprintln!("  draws by class, orbits: {:?}", orbit_classes(r, dc));
+        let deep: BTreeMap<i32, u32> = dc.depth_histogram().keys().filter_map(|&(c, d)| Some((c, d?))).fold(BTreeMap::new(), |mut m, (c, d)| {
+            let e = m.entry(c).or_insert(0);
+            *e = (*e).max(d);
+            m
+        });
+        eprintln!("  deepest depth by class: {deep:?}");
+    }
+
+    /// Solves a start's ultra-strong solution and checks all of it.
+    fn ultra_start(name: &str, wk: u32, bk: u32) -> (RefSolution, BTreeMap<Sector, i32>, DrawClasses) {
+        let r = rules(name);
+        let t0 = Instant::now();
+        let sol = Solver::new(&r).solve_start(wk, bk);
+        let counts = ultra::sector_counts(&r, &sol);
+        let ranks = ultra::sector_ranks(&counts);
+        let dc = ultra::draw_classes(&r, &sol, &ranks);
+        let took = t0.elapsed().as_secs_f64();
+        check_ranks(&counts, &ranks);
+        let drawn = check_classes(&r, &sol, &ranks, &dc, true);
+        assert_eq!(drawn as usize, dc.len());
+        // every reached draw has a class (reached positions lie in X)
+        for (p, v) in sol.iter() {
+            assert_eq!(dc.get(&p).is_some(), v == RefValue::Draw, "{p:?}");
+        }
+        report(name, wk, bk, &r, &ranks, &dc);
+        eprintln!("  {drawn} drawn positions, solved in {took:.1} s, checked in {:.1} s", t0.elapsed().as_secs_f64() - took);
+        (sol, ranks, dc)
+    }
+
+    #[test]
+    fn ultra_standard_3_3() {
+        let (sol, ranks, dc) = ultra_start("standard", 3, 3);
+        // Ranks: the self-mirror sectors 0; the sectors with Black to move
+        // (no mirror in X) their own signs.
+        for x in [(0, 0, 3, 3), (1, 1, 2, 2), (2, 2, 1, 1), (3, 3, 0, 0)] {
+            assert_eq!(ranks[&x], 0);
+        }
+        // 3-3 movement: captures end the game, so no draw leaves its unit:
+        // every draw there stays at u = 0.
+        for (p, c, d) in dc.iter() {
+            if sector_of(&p) == (3, 3, 0, 0) {
+                assert_eq!((c, d), (0, None));
+            }
+        }
+        assert_eq!(sol.start_value(), Some(RefValue::Win(23)));
+    }
+
+    #[test]
+    fn ultra_lasker_3_3() {
+        // Lasker: placement sectors pair with their mirrors in cyclic units.
+        let (_, ranks, dc) = ultra_start("lasker", 3, 3);
+        assert!(dc.units.iter().any(|u| u.len() == 2 && (u[0].2 > 0 || u[0].3 > 0)), "a placement unit of two sectors");
+        assert!(ranks.values().any(|&k| k != 0));
+    }
+
+    #[test]
+    fn ultra_six_4_4() {
+        let (_, _, dc) = ultra_start("six", 4, 4);
+        assert!(dc.depth_histogram().keys().any(|&(_, d)| d.is_some_and(|d| d > 1)), "some depth above 1");
+    }
+
+    #[test]
+    fn ultra_six_lasker_4_4() {
+        ultra_start("six,lasker=yes", 4, 4);
+    }
+
+    #[test]
+    fn ultra_five_3_4_asymmetric() {
+        // White 3, Black 4: sectors (s, o, 0, k) whose slides lead into
+        // (o, s, k, 0), units apart (play never passes back).
+        let (_, _, dc) = ultra_start("five", 3, 4);
+        assert!(dc.units.contains(&vec![(3, 3, 0, 1)]) && dc.units.contains(&vec![(3, 3, 1, 0)]));
+        let a = dc.units.iter().position(|u| u == &vec![(3, 3, 1, 0)]).unwrap();
+        let b = dc.units.iter().position(|u| u == &vec![(3, 3, 0, 1)]).unwrap();
+        assert!(a < b, "the unit a slide leads into comes first");
+    }
+
+    // About 3 minutes of CPU and 4 GB: the standard 4-4 start (the 4-4
+    // movement sector alone has 51 million raw positions, nearly all drawn).
+    // Prints the ranks and the class distribution for a human to eyeball.
+    #[test]
+    #[ignore]
+    fn ultra_standard_4_4() {
+        let r = rules("standard");
+        let t0 = Instant::now();
+        let (sol, ranks, dc) = ultra::solve_ultra(&r, 4, 4);
+        eprintln!("standard 4-4: ultra-strong solution in {:.1} s", t0.elapsed().as_secs_f64());
+        assert_eq!(sol.start_value(), Some(RefValue::Draw));
+        report("standard", 4, 4, &r, &ranks, &dc);
+        eprintln!("  by (class, depth): {:?}", dc.depth_histogram());
+        let t1 = Instant::now();
+        let drawn = check_classes(&r, &sol, &ranks, &dc, false);
+        eprintln!("  {drawn} drawn positions checked in {:.1} s", t1.elapsed().as_secs_f64());
+        // the start: a draw of class 0 (4-4 is self-mirror)
+        assert_eq!(dc.get(&sol.start().unwrap()), Some((0, None)));
+    }
+}

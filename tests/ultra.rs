@@ -181,3 +181,35 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
     let (_, mended) = run_dir(d, &rules, &[(4, 3)], None, &NoProgress, &mut |_| {}).unwrap();
     assert!(mended.iter().any(|r| r.sector == x && r.seconds.is_some()), "{mended:?}");
 }
+
+/// The one-ply check finds a class or a depth changed in a well-formed class file.
+#[test]
+fn verify_finds_a_wrong_class_or_depth() {
+    use morris::ultra::check::verify_dir;
+    use morris::ultra::file::{write_classes, ClassFile};
+    use morris::ultra::run::run_dir;
+    let rules = Rules::STANDARD;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate::run(&Options { dir: d.to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules }, &NoProgress).unwrap();
+    let (values, _) = run_dir(d, &rules, &[(4, 4)], None, &NoProgress, &mut |_| {}).unwrap();
+    let clean = verify_dir(d, &rules, &NoProgress).unwrap();
+    assert_eq!(clean.mismatches, 0, "{:?}", clean.examples);
+    assert!(clean.checked > 5_000_000);
+    let x: Sector = "4-4".parse().unwrap();
+    let strong = TableFile::open(&table_path(d, x), x, &rules).unwrap();
+    let good = ClassFile::open(d, &strong, values.fingerprint()).unwrap().read_all(&strong).unwrap();
+    let rank = values.get(x).unwrap() as i16;
+    // One draw that stays (class = rank) given another class; one depth changed.
+    let stays = (0..good.class.len()).find(|&i| good.class[i] == rank && !x.index().is_hole(i as u64)).unwrap();
+    let leaves = (0..good.class.len()).find(|&i| good.class[i] != rank && good.class[i] != NO_CLASS && !x.index().is_hole(i as u64)).unwrap();
+    for (slot, change) in [(stays, (rank + 1, 1u16)), (leaves, (good.class[leaves], good.depth[leaves] + 2))] {
+        let mut bad = good.clone();
+        bad.class[slot] = change.0;
+        bad.depth[slot] = change.1;
+        write_classes(d, &strong, &bad, rank, values.fingerprint()).unwrap();
+        let found = verify_dir(d, &rules, &NoProgress).unwrap();
+        assert!(found.mismatches >= 1, "slot {slot} changed to {change:?} is found");
+        assert!(found.examples.iter().any(|m| m.sector == x && m.slot == slot as u64 && m.stored == change), "{:?}", found.examples);
+    }
+}

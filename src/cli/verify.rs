@@ -138,5 +138,20 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             if blocks_only.len() > 12 { ", ..." } else { "" }
         );
     }
-    Ok(if outcome.mismatch_count > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    // Draw classes, where the directory has them (`solve --ultra`).
+    let mut class_mismatches = 0;
+    if args.db.join(morris::ultra::run::VALUES_FILE).exists() && args.only.is_none() && !args.movement_only {
+        let bars = Bars::new(false);
+        let start = Instant::now();
+        let classes = morris::ultra::check::verify_dir(&args.db, rules, &bars);
+        bars.finish();
+        let classes = classes?;
+        for m in &classes.examples {
+            out!("CLASS MISMATCH {} slot {}: stored class {} depth {}, one ply up gives class {} depth {}", m.sector, m.slot, m.stored.0, m.stored.1, m.expected.0, m.expected.1);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        out!("verified the draw classes of {} drawn positions in {:.1} s: {} mismatches", classes.checked, secs, classes.mismatches);
+        class_mismatches = classes.mismatches;
+    }
+    Ok(if outcome.mismatch_count > 0 || class_mismatches > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

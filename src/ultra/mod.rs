@@ -6,6 +6,7 @@
 //! opponent more ways to go wrong. `docs/ultra.md` fixes every definition; the
 //! independent reference under `tests/reference_family/` follows the same page.
 
+pub mod check;
 pub mod classes;
 pub mod file;
 pub mod run;
