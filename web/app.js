@@ -63,7 +63,8 @@ const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
 function valueWords(probe) {
   const side = sideName(probe.side);
   if (probe.result === "win") return `${side} to move wins in ${plies(probe.plies)}`;
-  if (probe.result === "draw") return `${side} to move: draw`;
+  // With draw classes (`morris solve --ultra`) a draw says which draw it is.
+  if (probe.result === "draw") return probe.class && probe.class.words ? `${side} to move: ${probe.class.words}` : `${side} to move: draw`;
   if (probe.plies === 0) {
     const p = parsePosition(probe.position);
     let why = "";
@@ -352,6 +353,15 @@ function renderMoves() {
     li.title = `${m.move}: ${m.result}${m.plies !== null ? ` in ${plies(m.plies)}` : ""} for ${sideName(p.side)} — click to play`;
     const a = document.createElement("span"); a.className = "mv"; a.textContent = m.move;
     const b = document.createElement("span"); b.className = "res"; b.textContent = m.result;
+    if (m.class && m.class.sector) {
+      // The sector the draw heads for, and whether that is good for the mover.
+      const k = document.createElement("span");
+      k.className = `cls ${m.class.class > 0 ? "up" : m.class.class < 0 ? "down" : "even"}`;
+      k.textContent = m.class.class === 0 ? " =" : ` ${m.class.sector}`;
+      k.title = m.class.words || "";
+      b.appendChild(k);
+      li.dataset.class = String(m.class.class);
+    }
     const c = document.createElement("span"); c.className = "plies"; c.textContent = m.plies === null ? "–" : String(m.plies);
     li.append(a, b, c);
     li.addEventListener("mouseenter", () => { state.hover = m; render(); });

@@ -95,27 +95,55 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         }
     };
     let secs = start.elapsed().as_secs_f64();
-    let words = match solution.value {
-        Value::Win(d) => format!("White wins in {d} plies"),
-        Value::Loss(d) => format!("White loses in {d} plies"),
-        Value::Draw => "a draw".to_string(),
+    // Draw classes, where the tables were read and the directory has them.
+    let ultra = if used_tables {
+        match tb.probe_moves_ultra(&root) {
+            Ok(m) => Some((tb.probe_class(&root)?, m)),
+            Err(ProbeError::NoClasses { .. }) => None,
+            Err(e) => return Err(e.into()),
+        }
+    } else {
+        None
+    };
+    let values = tb.sector_values().ok();
+    let class_words = |c: i16| values.map(|v| morris::probe::ultra::class_words(v, c));
+    let words = match (solution.value, &ultra) {
+        (Value::Win(d), _) => format!("White wins in {d} plies"),
+        (Value::Loss(d), _) => format!("White loses in {d} plies"),
+        (Value::Draw, Some((Some(c), _))) => format!("a {}", class_words(c.class).unwrap_or_default()),
+        (Value::Draw, _) => "a draw".to_string(),
+    };
+    // The moves in the ultra-strong order where there are classes, each draw with its words.
+    let listed: Vec<(morris::Move, Value, Option<i16>)> = match &ultra {
+        Some((_, list)) => list.iter().map(|m| (m.mv, m.value.strong(), match m.value { morris::probe::ultra::UltraValue::Draw(c) => Some(c.class), _ => None })).collect(),
+        None => solution.moves.iter().map(|m| (m.mv, m.value, None)).collect(),
     };
     if args.json {
-        let moves: Vec<serde_json::Value> = solution
-            .moves
+        let moves: Vec<serde_json::Value> = listed
             .iter()
-            .map(|m| {
-                let (r, p) = value_json(m.value);
-                json!({ "move": root.move_name(&m.mv), "result": r, "plies": p })
+            .map(|&(mv, v, c)| {
+                let (r, p) = value_json(v);
+                let mut o = json!({ "move": root.move_name(&mv), "result": r, "plies": p });
+                if let Some(c) = c {
+                    o["class"] = json!({ "class": c, "words": class_words(c) });
+                }
+                o
             })
             .collect();
         let (r, p) = value_json(solution.value);
-        out!("{}", json!({ "stones": format!("{wk}-{bk}"), "result": r, "plies": p, "moves": moves, "seconds": secs, "nodes": solution.nodes, "method": if used_tables { "tables" } else { "search" } }));
+        let mut obj = json!({ "stones": format!("{wk}-{bk}"), "result": r, "plies": p, "moves": moves, "seconds": secs, "nodes": solution.nodes, "method": if used_tables { "tables" } else { "search" } });
+        if let Some((Some(c), _)) = &ultra {
+            obj["class"] = json!({ "class": c.class, "words": class_words(c.class) });
+        }
+        out!("{obj}");
     } else {
         out!("{wk} stones for White, {bk} for Black, empty board, White to move: {words}.");
         out!("\nfirst move   value for White");
-        for m in &solution.moves {
-            out!("{:<12} {}", root.move_name(&m.mv), m.value);
+        for &(mv, v, c) in &listed {
+            match c.and_then(class_words) {
+                Some(w) => out!("{:<12} {w}", root.move_name(&mv)),
+                None => out!("{:<12} {v}", root.move_name(&mv)),
+            }
         }
         out!(
             "\n{method}: {} placement nodes searched in {:.3} s, peak memory {} MiB",

@@ -7,6 +7,7 @@
 //! hand, and a request that waits past the time limit gets a 503 (the search finishes
 //! in the background and warms the transposition table for the next request).
 
+use morris::probe::ultra::{class_words, DrawClass, UltraValue};
 use morris::probe::sector_of_in;
 use morris::table::{table_path, TableError};
 use morris::{Move, Position, ProbeError, SearchOptions, Searcher, Sector, Tablebase, Value};
@@ -280,11 +281,50 @@ async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>
         obj["result"] = result;
         obj["plies"] = plies;
         obj["method"] = json!(if search { "search" } else { "table" });
-        obj["moves"] = moves.into_iter().map(|m| step_json(m.mv, &m.child, m.value)).collect();
+        // With draw classes: the class of a draw, and the moves in the ultra-strong order.
+        let ultra = if search { None } else { ultra_of(app, &pos)? };
+        match ultra {
+            Some((class, list)) => {
+                if let Some(c) = class {
+                    obj["class"] = class_json(app, c.class, c.depth);
+                }
+                obj["moves"] = list
+                    .into_iter()
+                    .map(|m| {
+                        let mut o = step_json(m.mv, &m.child, m.value.strong());
+                        if let UltraValue::Draw(c) = m.value {
+                            o["class"] = class_json(app, c.class, c.depth);
+                        }
+                        o
+                    })
+                    .collect();
+            }
+            None => obj["moves"] = moves.into_iter().map(|m| step_json(m.mv, &m.child, m.value)).collect(),
+        }
         obj["seconds"] = json!(start.elapsed().as_secs_f64());
         Ok(Json(obj))
     })
     .await
+}
+
+/// The position's draw class and its moves in the ultra-strong order, where the
+/// directory has classes.
+fn ultra_of(app: &App, pos: &Position) -> Result<Option<(Option<DrawClass>, Vec<morris::MoveInfo<UltraValue>>)>, ProbeError> {
+    match app.tb.probe_moves_ultra(pos) {
+        Ok(list) => Ok(Some((app.tb.probe_class(pos)?, list))),
+        Err(ProbeError::NoClasses { .. }) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+fn class_json(app: &App, class: i16, depth: Option<u16>) -> JsonValue {
+    let values = app.tb.sector_values().ok();
+    json!({
+        "class": class,
+        "sector": values.and_then(|v| v.sector_of_rank(class as i32)).map(|x| x.to_string()),
+        "depth": depth,
+        "words": values.map(|v| class_words(v, class)),
+    })
 }
 
 fn step_json(mv: Move, pos: &Position, v: Value) -> JsonValue {
@@ -303,6 +343,13 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
         obj["result"] = result;
         obj["plies"] = plies;
         obj["mainline"] = line.into_iter().map(|st| step_json(st.mv, &st.position, st.value)).collect();
+        if v == Value::Draw && !search {
+            match app.tb.probe_class(&pos) {
+                Ok(Some(c)) => obj["class"] = class_json(app, c.class, c.depth),
+                Ok(None) | Err(ProbeError::NoClasses { .. }) => {}
+                Err(e) => return Err(e),
+            }
+        }
         Ok(Json(obj))
     })
     .await

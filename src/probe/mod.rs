@@ -419,7 +419,21 @@ impl Tablebase {
     /// assert_eq!(moves[1].value, Value::Loss(20));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// Where the directory has draw classes (`morris solve --ultra`), the choice among
+    /// drawing moves is the ultra-strong one ([`Tablebase::best_move_ultra`]): the draw
+    /// that heads for the sector best for the side to move. [`Tablebase::best_move_strong`]
+    /// treats all draws alike.
     pub fn best_move(&self, pos: &Position) -> Result<Option<MoveInfo>, ProbeError> {
+        match self.best_move_ultra(pos) {
+            Ok(m) => Ok(m.map(|m| MoveInfo { mv: m.mv, child: m.child, value: m.value.strong() })),
+            Err(ProbeError::NoClasses { .. }) => self.best_move_strong(pos),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The strong choice: the first of [`Tablebase::probe_moves`], every draw alike.
+    pub fn best_move_strong(&self, pos: &Position) -> Result<Option<MoveInfo>, ProbeError> {
         Ok(self.probe_moves(pos)?.into_iter().next())
     }
 
