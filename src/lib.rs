@@ -48,6 +48,8 @@
 // benches and tools, and hidden from the documentation: the API is the block of
 // re-exports below, and nothing else is promised to stay.
 #[doc(hidden)]
+pub mod arena;
+#[doc(hidden)]
 pub mod board;
 #[doc(hidden)]
 pub mod combin;

@@ -8,6 +8,7 @@ macro_rules! out {
     }};
 }
 
+mod arena;
 mod board;
 mod compact;
 mod draw;
@@ -81,6 +82,17 @@ and GET /health. Positions use the notation of `morris probe`. A placement posit
 missing is searched over the movement tables, one search at a time, only from at most --max-search-hand \
 stones in hand, and a request gets a 503 after --timeout seconds.")]
     Serve(serve::Args),
+    /// Play games between two players and count the results (a perfect player against a
+    /// fallible engine, say).
+    #[command(long_about = "Plays --games games from the empty board between --white and --black and prints wins, draws, \
+losses with 95 % confidence intervals, the average game length and the time. Players: `strong` (the perfect \
+player of the tables, uniformly random among the moves of equal value, all draws alike), `ultra` (the same with \
+draws ranked by their class: `morris solve --ultra`), `alphabeta:nodes=N` (a heuristic alpha-beta engine with \
+iterative deepening to N nodes a move and random tie-breaks) and `random`. A game is drawn after --quiet-plies \
+plies without a placement or capture (default 100, the 50-move rule of game servers), on the third repetition \
+of a position, or at --max-plies. The match is seeded (--seed) and plays one game a thread: the same seed gives \
+the same games on any number of threads.")]
+    Match(arena::Args),
 }
 
 
@@ -96,6 +108,7 @@ impl Command {
             Command::Strip(a) => &mut a.dirs.db,
             Command::Compact(a) => &mut a.dirs.db,
             Command::Serve(a) => &mut a.db,
+            Command::Match(a) => &mut a.db,
         }
     }
 }
@@ -138,6 +151,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         Command::Strip(args) => strip::run(args, &rules),
         Command::Compact(args) => compact::run(args, &rules),
         Command::Serve(args) => serve::run(args, &rules),
+        Command::Match(args) => arena::run(args, &rules),
     }
 }
 
