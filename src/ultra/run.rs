@@ -159,7 +159,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
         for &x in &exits {
             if !mem.classes.contains_key(&x) {
                 let f = ClassFile::open(dir, &strong[&x], fp)?;
-                mem.classes.insert(x, f.read_all(&strong[&x])?);
+                mem.classes.insert(x, Classes { depth: Vec::new(), ..f.read_all(&strong[&x])? });
             }
         }
         let t = std::time::Instant::now();
@@ -174,12 +174,23 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
             let r = ClassReport { sector: *x, draws, file_bytes: bytes, seconds: Some(seconds) };
             done(&r);
             reports.push(r);
-            mem.classes.insert(*x, c);
+            // Later units read only the classes of their exits, never their depths.
+            mem.classes.insert(*x, Classes { class: c.class, depth: Vec::new() });
         }
-        // Keep only what a later unit leaves into.
-        let later: BTreeSet<Sector> = units[pos + 1..].iter().flat_map(|u| u.iter().flat_map(|x| x.children_in(game)).filter(move |c| !u.contains(c))).collect();
-        mem.values.retain(|x, _| later.contains(x));
-        mem.classes.retain(|x, _| later.contains(x));
+        // Keep what later units leave into, nearest use first, within the budget.
+        let next_use = |x: &Sector| units[pos + 1..].iter().position(|u| u.iter().any(|y| !u.contains(x) && y.children_in(game).contains(x)));
+        mem.values.retain(|x, _| next_use(x).is_some());
+        mem.classes.retain(|x, _| next_use(x).is_some());
+        let mut kept: Vec<(usize, Sector, usize)> = mem.values.iter().map(|(x, v)| (next_use(x).unwrap_or(usize::MAX), *x, 3 * v.len())).collect();
+        kept.sort();
+        let mut bytes = 0;
+        for (_, x, len) in kept {
+            bytes += len;
+            if bytes > crate::generate::KEEP_BYTES {
+                mem.values.remove(&x);
+                mem.classes.remove(&x);
+            }
+        }
     }
     Ok((values, reports))
 }
