@@ -44,6 +44,13 @@ fn classes_from_the_command_line_and_the_server() {
     // The empty board heads for an even sector.
     let o = morris(&["draw", "--db", d, "--stones", "4-4"]);
     assert!(text(&o).contains("a draw, heading for an even sector"), "{}", text(&o));
+    // The distribution of draws by class: every drawn position counted once.
+    let o = morris(&["stats", "--db", d, "--classes", "--json"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let last: serde_json::Value = serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap();
+    let draws: u64 = String::from_utf8_lossy(&o.stdout).lines().filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok()).filter_map(|j| j["draws"].as_u64().filter(|_| j["subspace"].is_string())).sum();
+    assert_eq!(last["draws"].as_u64(), Some(draws), "the classes count every draw of the tables: {last}");
+    assert_eq!(last["classes"][0]["sector"], "k-k", "{last}");
     let o = morris(&["verify", "--db", d]);
     assert!(o.status.success() && text(&o).contains("verified the draw classes of") && text(&o).contains(": 0 mismatches"), "{}", text(&o));
     // The server: the class of a draw and of each drawing move, in words.

@@ -24,6 +24,10 @@ pub struct Args {
     /// reads all the data). The figures are printed as usual, then one line naming FILE.
     #[arg(long, value_name = "FILE", conflicts_with = "json")]
     plot: Option<PathBuf>,
+    /// Also count the drawn positions by draw class (`solve --ultra`), each with the
+    /// sector it heads for and its share of all draws, and the class files' size.
+    #[arg(long)]
+    classes: bool,
 }
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
@@ -101,6 +105,29 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     if let Some(plot) = plot {
         let line = plot.finish(&args.db, &plotted)?;
         out!("{line}");
+    }
+    if args.classes {
+        let (hist, bytes) = morris::ultra::run::class_histogram(&args.db, rules)?;
+        let values = morris::ultra::SectorValues::parse(&std::fs::read_to_string(args.db.join(morris::ultra::run::VALUES_FILE))?)?;
+        let draws: u64 = hist.values().sum();
+        let strong: u64 = std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum();
+        let mut rows: Vec<(i16, u64)> = hist.into_iter().collect();
+        rows.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+        let name = |c: i16| match values.sector_of_rank(c as i32) {
+            Some(_) if c == 0 => "k-k".to_string(),
+            Some(x) => x.to_string(),
+            None => "?".to_string(),
+        };
+        if args.json {
+            let list: Vec<serde_json::Value> = rows.iter().map(|&(c, n)| serde_json::json!({ "class": c, "sector": name(c), "draws": n, "share": n as f64 / draws.max(1) as f64 })).collect();
+            out!("{}", serde_json::json!({ "classes": list, "draws": draws, "class_file_bytes": bytes, "table_bytes": strong }));
+        } else {
+            out!("draw classes: {draws} drawn positions; class files {bytes} bytes ({:.2} % of the tables' {strong})", 100.0 * bytes as f64 / strong.max(1) as f64);
+            out!("{:>6} {:>9} {:>14} {:>8}", "class", "sector", "draws", "share");
+            for (c, n) in rows {
+                out!("{c:>6} {:>9} {n:>14} {:>7.2}%", name(c), 100.0 * n as f64 / draws.max(1) as f64);
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

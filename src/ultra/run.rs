@@ -194,3 +194,27 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
     }
     Ok((values, reports))
 }
+
+/// Drawn positions (up to symmetry: holes of the index skipped) by class, over every
+/// class file of the directory's sector values, and the bytes of those files.
+pub fn class_histogram(dir: &std::path::Path, rules: &crate::Rules) -> Result<(std::collections::BTreeMap<i16, u64>, u64), UltraError> {
+    use super::file::ClassFile;
+    use crate::table::{table_path, TableFile};
+    let text = std::fs::read_to_string(dir.join(VALUES_FILE)).map_err(|source| TableError::Io { path: dir.join(VALUES_FILE), source })?;
+    let values = SectorValues::parse(&text)?;
+    let mut hist = std::collections::BTreeMap::new();
+    let mut bytes = 0;
+    for (x, _) in values.iter() {
+        let strong = TableFile::open(&table_path(dir, x), x, rules)?;
+        let file = ClassFile::open(dir, &strong, values.fingerprint())?;
+        bytes += file.file_size();
+        let classes = file.read_all(&strong)?;
+        let index = x.index_on(rules.board);
+        for (i, &c) in classes.class.iter().enumerate() {
+            if c != NO_CLASS && !(index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
+                *hist.entry(c).or_insert(0u64) += 1;
+            }
+        }
+    }
+    Ok((hist, bytes))
+}

@@ -37,6 +37,12 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::Mutex;
+use std::time::Instant;
+
+/// Timings on stderr with `REF_VERBOSE` set.
+fn verbose() -> bool {
+    std::env::var_os("REF_VERBOSE").is_some()
+}
 
 /// (wins, draws, losses, total) of a sector, in orbits.
 pub type Counts = (u64, u64, u64, u64);
@@ -462,6 +468,7 @@ pub fn attractors(g: &UnitGraph, s: i32) -> (Vec<bool>, Vec<bool>) {
     let n = g.len();
     let mut a = vec![false; n];
     let mut b = vec![false; n];
+    let mut rounds = 0;
     loop {
         let (a2, b2): (Vec<bool>, Vec<bool>) = (0..n)
             .into_par_iter()
@@ -476,8 +483,12 @@ pub fn attractors(g: &UnitGraph, s: i32) -> (Vec<bool>, Vec<bool>) {
             })
             .unzip();
         if a2 == a && b2 == b {
+            if verbose() && n > 1_000_000 {
+                eprintln!("ultra:   attractors of {s}: {} rounds", rounds);
+            }
             return (a, b);
         }
+        rounds += 1;
         a = a2;
         b = b2;
     }
@@ -893,9 +904,22 @@ pub fn draw_classes(rules: &RefRules, sol: &RefSolution, ranks: &BTreeMap<Sector
         units: units.clone(),
     };
     for unit in &units {
+        let t0 = Instant::now();
         let (g, node_idx) = unit_graph(rules, unit, ranks, &dc);
+        let t1 = Instant::now();
         let class = unit_classes(&g);
+        let t2 = Instant::now();
         let depth = unit_depths(&g, &class);
+        if verbose() && g.len() > 0 {
+            eprintln!(
+                "ultra: unit {unit:?}: {} drawn, {} moves within; graph {:.1} s, classes {:.1} s, depths {:.1} s",
+                g.len(),
+                g.edges.len(),
+                (t1 - t0).as_secs_f64(),
+                (t2 - t1).as_secs_f64(),
+                t2.elapsed().as_secs_f64()
+            );
+        }
         let mut node = 0;
         for (k, &x) in unit.iter().enumerate() {
             let t = &mut dc.tables[dc.which[slot(x)]];
@@ -913,9 +937,20 @@ pub fn draw_classes(rules: &RefRules, sol: &RefSolution, ranks: &BTreeMap<Sector
 /// computes its ultra-strong solution: the solution, the rank of every
 /// sector of `X`, and the class and depth of every drawn position of `X`.
 pub fn solve_ultra(rules: &RefRules, wk: u32, bk: u32) -> (RefSolution, BTreeMap<Sector, i32>, DrawClasses) {
+    let t0 = Instant::now();
     let sol = Solver::new(rules).solve_start(wk, bk);
+    let t1 = Instant::now();
     let counts = sector_counts(rules, &sol);
     let ranks = sector_ranks(&counts);
+    let t2 = Instant::now();
     let classes = draw_classes(rules, &sol, &ranks);
+    if verbose() {
+        eprintln!(
+            "ultra: solved in {:.1} s, counts and ranks {:.1} s, classes {:.1} s",
+            (t1 - t0).as_secs_f64(),
+            (t2 - t1).as_secs_f64(),
+            t2.elapsed().as_secs_f64()
+        );
+    }
     (sol, ranks, classes)
 }
