@@ -5,7 +5,7 @@
 //! Layout (little-endian): a 256-byte header, a block index of 16 bytes a block, then
 //! one zstd frame a block. The blocks are the strong table's blocks; a frame holds an
 //! entry for each slot that the strong block stores as a draw, in slot order
-//! ([`encode_block`]). So a reader reads the
+//! (`encode_block`). So a reader reads the
 //! strong block first, and a class file is only ever read beside the strong table it
 //! was made from: the header records that table's content checksum, the rule set and
 //! the fingerprint of the sector values, and each frame's checksum is in the index, as
