@@ -27,6 +27,7 @@ use crate::index::{SetOrbits, SubspaceIndex};
 use crate::movegen::for_each_unmove_with;
 use crate::placement::for_each_ply_move;
 use crate::sector::Sector;
+use crate::solver::dedup_sorted;
 use crate::value::DRAW;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU8, Ordering::Relaxed};
@@ -169,18 +170,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
                         }
                     }
                 });
-                let distinct = if n > 1 && opp_orbits.is_symmetric(opp) {
-                    kids[..n].sort_unstable();
-                    let mut d = 1;
-                    for q in 1..n {
-                        if kids[q] != kids[q - 1] {
-                            d += 1;
-                        }
-                    }
-                    d
-                } else {
-                    n
-                };
+                let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
                 counter[i].store(distinct as u8, Relaxed);
                 *exit = best;
                 if !any {
@@ -261,19 +251,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
                             preds[k] = parent.index.index(pm, po);
                             k += 1;
                         });
-                        let k = if k > 1 && mover_orbits.is_symmetric(mover) {
-                            preds[..k].sort_unstable();
-                            let mut n = 1;
-                            for q in 1..k {
-                                if preds[q] != preds[n - 1] {
-                                    preds[n] = preds[q];
-                                    n += 1;
-                                }
-                            }
-                            n
-                        } else {
-                            k
-                        };
+                        let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
                         for &p in &preds[..k] {
                             let p = p as usize;
                             if parent.values[p] != DRAW {
