@@ -52,11 +52,13 @@ pub struct Classes {
 }
 
 /// What the class pass reads of sectors solved before: strong values and classes.
+/// A sector it does not hold is one no move of the unit reaches (outside the start's
+/// sectors); a move into it is a bug in the caller, and panics.
 pub trait ClassTables: Sync {
     /// The strong value bytes of `sector`.
-    fn values(&self, sector: Sector) -> &[u8];
+    fn values(&self, sector: Sector) -> Option<&[u8]>;
     /// The classes of `sector` (one per slot, [`NO_CLASS`] where not a draw).
-    fn classes(&self, sector: Sector) -> &[i16];
+    fn classes(&self, sector: Sector) -> Option<&[i16]>;
 }
 
 struct Member<'a> {
@@ -123,7 +125,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
         let target = members[j].target.map(|t| (members[t].index, members[t].values));
         let m = &mut members[j];
         let sector = m.sector;
-        let table = |x: Option<Sector>| x.map(|c| (c.index_on(game.rules.board), tables.values(c), tables.classes(c)));
+        let table = |x: Option<Sector>| x.and_then(|c| Some((c.index_on(game.rules.board), tables.values(c)?, tables.classes(c)?)));
         let take_two = |k: u8| k == 1 || game.take_each;
         let slides = sector.slides(game);
         let outside: [[Option<(SubspaceIndex, &[u8], &[i16])>; 3]; 2] = [
@@ -138,6 +140,14 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
                 table(sector.after_removing(2).filter(|_| sector.places() && take_two(2))),
             ],
         ];
+        // Children that exist (the game goes on) but whose tables were not given.
+        let child = |p: usize, r: u8| match (p, r) {
+            (0, 0) => Some(sector.after_slide()).filter(|_| slides && target.is_none()),
+            (0, r) => sector.after_slide_removing(r).filter(|_| slides && take_two(r)),
+            (_, 0) => Some(sector.after_move()).filter(|_| sector.places()),
+            (_, r) => sector.after_removing(r).filter(|_| sector.places() && take_two(r)),
+        };
+        let unheld: [[bool; 3]; 2] = std::array::from_fn(|p| std::array::from_fn(|r| child(p, r as u8).is_some() && outside[p][r].is_none()));
         let ply = crate::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
         let (index, values, counter, delta, rank) = (&m.index, m.values, &m.counter, &m.delta, m.rank);
         let opp_orbits = SetOrbits::get(sector.o as usize);
@@ -168,6 +178,8 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
                             let e = -cc[slot] - rank;
                             best = best.max(e);
                         }
+                    } else if unheld[placed][removed] {
+                        panic!("{sector}: a move leads into a sector the class pass was not given");
                     }
                 });
                 let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };

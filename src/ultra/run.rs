@@ -11,17 +11,74 @@ use crate::table::TableError;
 use crate::value::{Value, DRAW};
 use std::collections::{BTreeSet, HashMap};
 
-/// Every sector the starts reach, movement sectors and what their captures lead to
-/// included: the sectors whose counts rank them (`docs/ultra.md`).
+/// Every sector the starts reach by real moves, movement sectors and what their
+/// captures lead to included: the sectors whose counts rank them (`docs/ultra.md`).
+/// The edges are [`reached_children`], not the coarse [`Sector::children_in`], which
+/// also lists captures no position of the sector can make (a first stone closing a
+/// mill); such a sector would change the ranks of all the others.
 pub fn sectors_of(game: &Game, starts: &[(u8, u8)]) -> BTreeSet<Sector> {
     let mut seen = BTreeSet::new();
     let mut stack: Vec<Sector> = starts.iter().filter_map(|&(w, b)| Sector::start(w, b)).collect();
     while let Some(x) = stack.pop() {
         if seen.insert(x) {
-            stack.extend(x.children_in(game));
+            stack.extend(reached_children(game, x));
         }
     }
     seen
+}
+
+/// The sectors into which some position of `x` (reached from a start or not) has a
+/// move: the part of [`Sector::children_in`] that real moves reach. A spread sample
+/// of the sector finds the common edges at once; only an edge still missing after it
+/// costs a scan of the whole sector, and those are the small sectors where a mill
+/// cannot close.
+pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
+    use crate::placement::{for_each_ply_move, Ply};
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let maybe: BTreeSet<Sector> = x.children_in(game).into_iter().collect();
+    let index = x.index_on(game.rules.board);
+    let ply = Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
+    let found = std::sync::Mutex::new(BTreeSet::new());
+    let done = AtomicBool::new(maybe.is_empty());
+    let scan = |slots: &mut dyn Iterator<Item = u64>| {
+        let mut here = BTreeSet::new();
+        for i in slots {
+            if index.may_be_hole(i) && index.is_hole(i) {
+                continue;
+            }
+            let (mover, opp) = index.unindex(i);
+            for_each_ply_move(game, ply, mover, opp, |mv, after, opp_after| {
+                let placed = (mv.from == crate::movegen::NONE) as u8;
+                let child = Sector::new(opp_after.count_ones() as u8, after.count_ones() as u8, x.oh, x.sh - placed);
+                here.extend(child.filter(|c| maybe.contains(c)));
+            });
+            if here.len() == maybe.len() {
+                break;
+            }
+        }
+        let mut f = found.lock().unwrap();
+        f.extend(here);
+        if f.len() == maybe.len() {
+            done.store(true, Relaxed);
+        }
+    };
+    let len = index.len();
+    // A sample spread over the whole sector, then the whole sector in chunks.
+    const SAMPLE: u64 = 1 << 12;
+    let step = (len / SAMPLE).max(1);
+    (0..16u64).into_par_iter().for_each(|g| {
+        if !done.load(Relaxed) {
+            scan(&mut (g..SAMPLE.min(len)).step_by(16).map(|k| k * step));
+        }
+    });
+    const CHUNK: u64 = 1 << 16;
+    (0..len.div_ceil(CHUNK)).into_par_iter().for_each(|c| {
+        if !done.load(Relaxed) {
+            scan(&mut (c * CHUNK..((c + 1) * CHUNK).min(len)));
+        }
+    });
+    found.into_inner().unwrap()
 }
 
 /// The units of `set` children first: movement units (a sector with its mirror), then
@@ -51,11 +108,11 @@ pub struct InMemory {
 }
 
 impl ClassTables for InMemory {
-    fn values(&self, sector: Sector) -> &[u8] {
-        &self.values[&sector]
+    fn values(&self, sector: Sector) -> Option<&[u8]> {
+        self.values.get(&sector).map(|v| v.as_slice())
     }
-    fn classes(&self, sector: Sector) -> &[i16] {
-        &self.classes[&sector].class
+    fn classes(&self, sector: Sector) -> Option<&[i16]> {
+        Some(&self.classes.get(&sector)?.class)
     }
 }
 
