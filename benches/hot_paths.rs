@@ -119,5 +119,24 @@ fn bench_solve(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_index, bench_pext, bench_moves, bench_solve);
+/// The match harness's fallible opponent: nodes per second of its search, from the
+/// empty board and from a movement position (the budget is spent in full in both).
+fn bench_alphabeta(c: &mut Criterion) {
+    use morris::arena::{alphabeta, Rng};
+    let mut g = c.benchmark_group("alphabeta");
+    g.sample_size(10);
+    let rules = morris::Rules::default();
+    const NODES: u64 = 100_000;
+    g.throughput(Throughput::Elements(NODES));
+    for (name, text) in [("empty board 9-9", "........................ w 9 9"), ("movement 8-8", "WWB.BWBW.BWBWB..BWBW.BW. w 0 0")] {
+        let pos: morris::Position = text.parse().unwrap();
+        g.bench_function(name, |b| {
+            let mut rng = Rng::for_game(1, 0);
+            b.iter(|| alphabeta::best_move(&rules, black_box(&pos), NODES, &mut rng))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_index, bench_pext, bench_moves, bench_solve, bench_alphabeta);
 criterion_main!(benches);

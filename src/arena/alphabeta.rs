@@ -25,13 +25,31 @@ struct Search<'a> {
     full: Bits,
     nodes: u64,
     budget: u64,
+    /// One move list per height, reused: a node allocates nothing.
+    lists: Vec<Vec<Child>>,
 }
 
-/// Children of a node: `(move, mover after, opponent after, ply after)`, captures first.
-fn children(game: &Game, ply: Ply, mover: Bits, opp: Bits) -> Vec<(Move, Bits, Bits, Ply)> {
-    let mut out = Vec::new();
+/// `(move, mover after, opponent after, ply after)`.
+type Child = (Move, Bits, Bits, Ply);
+
+/// Children of a node into `out`, captures first.
+fn children_into(game: &Game, ply: Ply, mover: Bits, opp: Bits, out: &mut Vec<Child>) {
+    out.clear();
     for_each_ply_move(game, ply, mover, opp, |mv, after, opp_after| out.push((mv, after, opp_after, ply.after(&mv))));
-    out.sort_by_key(|c| c.0.capture == NONE);
+    // Captures to the front in place, each side keeping its order (no allocation).
+    let mut front = 0;
+    for k in 0..out.len() {
+        if out[k].0.capture != NONE {
+            out[front..=k].rotate_right(1);
+            front += 1;
+        }
+    }
+}
+
+/// Children of a node, captures first.
+fn children(game: &Game, ply: Ply, mover: Bits, opp: Bits) -> Vec<Child> {
+    let mut out = Vec::new();
+    children_into(game, ply, mover, opp, &mut out);
     out
 }
 
@@ -70,24 +88,42 @@ impl Search<'_> {
         if mover.count_ones() + (ply.mover_hand() as u32) < 3 {
             return Some(-WIN + height);
         }
-        let kids = children(self.game, ply, mover, opp);
-        if kids.is_empty() {
-            let drawn = self.game.full_board_draw && mover | opp == self.full;
-            return Some(if drawn { 0 } else { -WIN + height });
-        }
+        // A leaf needs only whether any move exists, not the moves.
         if depth == 0 {
-            return Some(self.evaluate(ply, mover, opp));
-        }
-        let mut best = -WIN - 1;
-        for (_, after, opp_after, next) in kids {
-            let s = -self.negamax(next, opp_after, after, depth - 1, height + 1, -beta, -alpha)?;
-            best = best.max(s);
-            alpha = alpha.max(s);
-            if alpha >= beta {
-                break;
+            let none = if ply.mover_hand() > 0 { mover | opp == self.full } else { crate::movegen::is_blocked(self.game, mover, opp) };
+            if !none {
+                return Some(self.evaluate(ply, mover, opp));
             }
         }
-        Some(best)
+        let h = height as usize;
+        if self.lists.len() <= h {
+            self.lists.resize_with(h + 1, Vec::new);
+        }
+        let mut kids = std::mem::take(&mut self.lists[h]);
+        children_into(self.game, ply, mover, opp, &mut kids);
+        let result = if kids.is_empty() {
+            let drawn = self.game.full_board_draw && mover | opp == self.full;
+            Some(if drawn { 0 } else { -WIN + height })
+        } else if depth == 0 {
+            Some(self.evaluate(ply, mover, opp))
+        } else {
+            let mut best = Some(-WIN - 1);
+            for &(_, after, opp_after, next) in &kids {
+                let Some(v) = self.negamax(next, opp_after, after, depth - 1, height + 1, -beta, -alpha) else {
+                    best = None;
+                    break;
+                };
+                let s = -v;
+                best = best.map(|b| b.max(s));
+                alpha = alpha.max(s);
+                if alpha >= beta {
+                    break;
+                }
+            }
+            best
+        };
+        self.lists[h] = kids;
+        result
     }
 }
 
@@ -107,7 +143,7 @@ pub fn best_move(rules: &Rules, pos: &Position, budget: u64, rng: &mut Rng) -> O
         root.swap(i, rng.below(i + 1));
     }
     root.sort_by_key(|c| c.0.capture == NONE);
-    let mut s = Search { game, mills: &geo.mills, adj: &geo.adj, full: geo.mask, nodes: 0, budget };
+    let mut s = Search { game, mills: &geo.mills, adj: &geo.adj, full: geo.mask, nodes: 0, budget, lists: Vec::new() };
     let mut chosen: Vec<Move> = vec![root[0].0];
     for depth in 0..64u32 {
         let mut scores: Vec<(i32, usize)> = Vec::with_capacity(root.len());
