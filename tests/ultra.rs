@@ -130,6 +130,8 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
     assert!(first.iter().all(|r| r.seconds.is_some()));
     // The same classes as the in-memory pass.
     let (_, mem_values, mem) = classed("standard", 4, 3);
+    let tb = morris::Tablebase::open(d).unwrap();
+    let mut favoured = 0;
     assert_eq!(values, mem_values);
     for r in &first {
         let strong = TableFile::open(&table_path(d, r.sector), r.sector, &rules).unwrap();
@@ -137,12 +139,25 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
         let got = f.read_all(&strong).unwrap();
         let want = &mem.classes[&r.sector];
         let index = r.sector.index_on(rules.board);
+        let rank = values.get(r.sector).unwrap() as i16;
         for i in 0..index.len() {
             if !index.is_hole(i) {
-                assert_eq!((got.class[i as usize], got.depth[i as usize]), (want.class[i as usize], want.depth[i as usize]), "{} slot {i}", r.sector);
+                // Favoured draws keep no depth in the file: the probe finds it one ply up.
+                let (c, d) = (want.class[i as usize], want.depth[i as usize]);
+                let stored = if c != NO_CLASS && c > rank { 0 } else { d };
+                assert_eq!((got.class[i as usize], got.depth[i as usize]), (c, stored), "{} slot {i}", r.sector);
+                if c != NO_CLASS && c > rank {
+                    let (mover, opp) = index.unindex(i);
+                    let pos = Position::new(mover, opp, r.sector.sh, r.sector.oh, Color::White).unwrap();
+                    let probed = tb.probe_class(&pos).unwrap().unwrap();
+                    assert_eq!((probed.class, probed.depth), (c, Some(d)), "{} slot {i}: the probe's favoured depth", r.sector);
+                    favoured += 1;
+                }
             }
         }
     }
+    eprintln!("{favoured} favoured draws probed");
+    assert!(favoured > 0);
     // A rerun keeps every file.
     let (_, again) = run_dir(d, &rules, &[(4, 3)], None, &NoProgress, &mut |_| {}).unwrap();
     assert!(again.iter().all(|r| r.seconds.is_none()));
@@ -196,14 +211,34 @@ fn verify_finds_a_wrong_class_or_depth() {
     let clean = verify_dir(d, &rules, &NoProgress).unwrap();
     assert_eq!(clean.mismatches, 0, "{:?}", clean.examples);
     assert!(clean.checked > 5_000_000);
+    // The probe finds a favoured draw's depth (not stored) one ply up: as computed.
+    let (_, _, mem) = classed("standard", 4, 4);
+    let tb = morris::Tablebase::open(d).unwrap();
+    let mut favoured = 0;
+    for (&x, want) in &mem.classes {
+        let (index, rank) = (x.index_on(rules.board), values.get(x).unwrap() as i16);
+        for i in (0..index.len()).step_by(23) {
+            let (c, depth) = (want.class[i as usize], want.depth[i as usize]);
+            if c != NO_CLASS && c > rank && !index.is_hole(i) {
+                let (mover, opp) = index.unindex(i);
+                let pos = Position::new(mover, opp, x.sh, x.oh, Color::White).unwrap();
+                let probed = tb.probe_class(&pos).unwrap().unwrap();
+                assert_eq!((probed.class, probed.depth), (c, Some(depth)), "{x} slot {i}");
+                favoured += 1;
+            }
+        }
+    }
+    assert!(favoured > 1000, "{favoured} favoured draws probed");
     let x: Sector = "4-4".parse().unwrap();
     let strong = TableFile::open(&table_path(d, x), x, &rules).unwrap();
     let good = ClassFile::open(d, &strong, values.fingerprint()).unwrap().read_all(&strong).unwrap();
     let rank = values.get(x).unwrap() as i16;
-    // One draw that stays (class = rank) given another class; one depth changed.
+    // One draw that stays (class = rank) given a higher class (favoured: its depth is
+    // not stored); one unfavoured depth changed.
     let stays = (0..good.class.len()).find(|&i| good.class[i] == rank && !x.index().is_hole(i as u64)).unwrap();
-    let leaves = (0..good.class.len()).find(|&i| good.class[i] != rank && good.class[i] != NO_CLASS && !x.index().is_hole(i as u64)).unwrap();
-    for (slot, change) in [(stays, (rank + 1, 1u16)), (leaves, (good.class[leaves], good.depth[leaves] + 2))] {
+    // (Only an unfavoured draw's depth is stored: below the rank.)
+    let leaves = (0..good.class.len()).find(|&i| good.class[i] < rank && good.class[i] != NO_CLASS && !x.index().is_hole(i as u64)).unwrap();
+    for (slot, change) in [(stays, (rank + 1, 0u16)), (leaves, (good.class[leaves], good.depth[leaves] + 2))] {
         let mut bad = good.clone();
         bad.class[slot] = change.0;
         bad.depth[slot] = change.1;

@@ -121,8 +121,33 @@ impl Tablebase {
     }
 
     /// The class of a drawn position, from its sector's class file; `None` when the
-    /// position is not a draw.
+    /// position is not a draw. A favoured draw's depth, which class files leave out,
+    /// is found one ply up: 1 + the least depth among its best moves.
     pub fn probe_class(&self, pos: &Position) -> Result<Option<DrawClass>, ProbeError> {
+        let Some(mut c) = self.stored_class(pos)? else { return Ok(None) };
+        if c.class > c.rank {
+            let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(None) };
+            let stays_into = sector.cyclic_in(self.rules().game()).then(|| sector.after_slide());
+            let mut fast = u16::MAX;
+            for (mv, child, _) in children(self.rules(), pos) {
+                let Some(k) = self.stored_class(&child)? else { continue };
+                if -k.class != c.class {
+                    continue;
+                }
+                let stays = stays_into.is_some_and(|x| sector_of_in(self.rules(), &child).ok().flatten() == Some(x)) && mv.capture == crate::movegen::NONE && mv.from != crate::movegen::NONE;
+                fast = fast.min(if stays { k.depth.unwrap_or(0) } else { 0 });
+            }
+            if fast == u16::MAX {
+                return Err(ProbeError::Table(TableError::Corrupt { path: self.dir().to_owned(), detail: format!("no move keeps the class of the draw {pos}") }));
+            }
+            c.depth = Some(fast + 1);
+        }
+        Ok(Some(c))
+    }
+
+    /// The class of a drawn position as its class file stores it (favoured draws
+    /// without their depth).
+    fn stored_class(&self, pos: &Position) -> Result<Option<DrawClass>, ProbeError> {
         let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(None) };
         let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
         let strong = self.table(sector)?;

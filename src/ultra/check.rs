@@ -12,7 +12,7 @@ use crate::placement::for_each_ply_move;
 use crate::sector::Sector;
 use crate::value::DRAW;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
 /// One wrong entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,13 +46,15 @@ pub struct Loaded<'a> {
     pub classes: &'a Classes,
 }
 
-/// Checks the classes of `x` one ply up; `get` gives the tables of `x` and of every
-/// sector its moves lead into.
-pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Sector) -> Option<Loaded<'a>>) -> ClassOutcome {
+/// Visits every drawn slot of `x` (holes skipped) for which `pick(stored class,
+/// rank)` holds, with its stored `(class, depth)` and the `(class, depth)` its moves
+/// give one ply up; `get` gives the tables of `x` and of every sector its moves lead
+/// into.
+fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Sector) -> Option<Loaded<'a>>, pick: &(dyn Fn(i16, i32) -> bool + Sync), visit: &(dyn Fn(u64, (i16, u16), (i16, u16)) + Sync)) {
     let board = game.rules.board;
     let index = x.index_on(board);
     let own = get(x).expect("the sector's own tables");
-    let rank = values.get(x).unwrap_or(0) as i32;
+    let rank = values.get(x).unwrap_or(0);
     let stays_into = (x.cyclic_in(game) && x.unit_in(game).contains(&x.after_slide())).then(|| x.after_slide());
     let ply = crate::placement::Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     // Children by [placed][removed]; the in-unit child is [0][0] when the unit cycles.
@@ -71,14 +73,12 @@ pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn
             table(x.after_removing(2).filter(|_| x.places() && take_two(2))),
         ],
     ];
-    let checked = AtomicU64::new(0);
-    let bad: std::sync::Mutex<(u64, Vec<ClassMismatch>)> = Default::default();
     (0..index.len() as usize).into_par_iter().with_min_len(1 << 12).for_each(|i| {
         let i = i as u64;
-        if own.values[i as usize] != DRAW || index.is_hole(i) {
+        let stored = (own.classes.class[i as usize], own.classes.depth[i as usize]);
+        if own.values[i as usize] != DRAW || !pick(stored.0, rank) || index.is_hole(i) {
             return;
         }
-        checked.fetch_add(1, Relaxed);
         let (mover, opp) = index.unindex(i);
         // Best option for the mover relative to its rank, and the depth it keeps.
         let (mut best, mut fast, mut slow, mut any) = (i32::MIN, u16::MAX, 0u16, false);
@@ -116,12 +116,33 @@ pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn
             };
             ((rank + best) as i16, depth)
         };
-        let stored = (own.classes.class[i as usize], own.classes.depth[i as usize]);
+        visit(i, stored, expected);
+    });
+}
+
+/// Sets the depth of every favoured draw of `x` (class above its rank), which class
+/// files leave out: 1 + the least depth among its best moves, read one ply up from the
+/// unfavoured depths the files keep (`get` as for [`check_sector`]; the in-unit
+/// children's favoured depths are never read). Returns the depths of `x` so filled.
+pub fn fill_favoured<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Sector) -> Option<Loaded<'a>>) -> Vec<u16> {
+    let own = get(x).expect("the sector's own tables");
+    let depth: Vec<AtomicU16> = own.classes.depth.iter().map(|&d| AtomicU16::new(d)).collect();
+    one_ply(game, x, values, get, &|c, rank| c != NO_CLASS && (c as i32) > rank, &|i, _, expected| depth[i as usize].store(expected.1, Relaxed));
+    depth.into_iter().map(AtomicU16::into_inner).collect()
+}
+
+/// Checks the classes of `x` one ply up; `get` gives the tables of `x` and of every
+/// sector its moves lead into, with favoured depths filled ([`fill_favoured`]).
+pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Sector) -> Option<Loaded<'a>>) -> ClassOutcome {
+    let checked = AtomicU64::new(0);
+    let bad: std::sync::Mutex<(u64, Vec<ClassMismatch>)> = Default::default();
+    one_ply(game, x, values, get, &|_, _| true, &|slot, stored, expected| {
+        checked.fetch_add(1, Relaxed);
         if stored != expected {
             let mut b = bad.lock().unwrap();
             b.0 += 1;
             if b.1.len() < 20 {
-                b.1.push(ClassMismatch { sector: x, slot: i, stored, expected });
+                b.1.push(ClassMismatch { sector: x, slot, stored, expected });
             }
         }
     });
@@ -144,14 +165,26 @@ pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn cr
     let order: Vec<Sector> = super::run::units_of(game, &set)?.into_iter().flatten().collect();
     let mut mem: HashMap<Sector, (Vec<u8>, Classes)> = HashMap::new();
     let mut total = ClassOutcome::default();
+    let mut filled = BTreeSet::new();
     for (pos, &x) in order.iter().enumerate() {
         progress.begin(&format!("classes of {x}"), 0);
-        let need: BTreeSet<Sector> = std::iter::once(x).chain(x.children_in(game)).filter(|c| set.contains(c)).collect();
+        // The unit, and every sector its members' moves lead into.
+        let unit: Vec<Sector> = x.unit_in(game).into_iter().filter(|c| set.contains(c)).collect();
+        let need: BTreeSet<Sector> = unit.iter().flat_map(|&u| std::iter::once(u).chain(u.children_in(game))).filter(|c| set.contains(c)).collect();
         for &c in &need {
             if !mem.contains_key(&c) {
                 let strong = TableFile::open(&table_path(dir, c), c, rules)?;
                 let classes = ClassFile::open(dir, &strong, values.fingerprint())?.read_all(&strong)?;
                 mem.insert(c, (strong.read_all()?, classes));
+            }
+        }
+        // Favoured depths of the unit, from the unfavoured ones the files keep: the
+        // check then holds every unfavoured depth against them.
+        for &u in &unit {
+            if filled.insert(u) {
+                let get = |c: Sector| mem.get(&c).map(|(v, k)| Loaded { values: v, classes: k });
+                let depth = fill_favoured(game, u, &values, &get);
+                mem.get_mut(&u).unwrap().1.depth = depth;
             }
         }
         let get = |c: Sector| mem.get(&c).map(|(v, k)| Loaded { values: v, classes: k });
@@ -161,6 +194,7 @@ pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn cr
         total.examples.extend(out.examples.into_iter().take(20 - total.examples.len().min(20)));
         let later: BTreeSet<Sector> = order[pos + 1..].iter().flat_map(|y| std::iter::once(*y).chain(y.children_in(game))).collect();
         mem.retain(|c, _| later.contains(c));
+        filled.retain(|c| mem.contains_key(c));
     }
     Ok(total)
 }

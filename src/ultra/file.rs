@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
 
 const MAGIC: &[u8; 8] = b"MORRISCL";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
 const HEADER_LEN: usize = 256;
 const ENTRY: usize = 16;
 const HASH_AT: usize = 64;
@@ -46,10 +46,16 @@ const RULES_AT: usize = 128;
 const RANK_AT: usize = 72;
 
 /// A block's entries as stored before compression: the distinct classes (a count
-/// byte, then each as `i16`), a byte per entry naming its class, and a depth (`u16`)
-/// for each entry whose class is not the sector's rank (the others have none). A
-/// block has few distinct classes and most draws stay in their unit, so this is a
-/// quarter of the plain pairs before zstd sees it.
+/// byte, then each as `i16`), a byte per entry naming its class, then a depth byte for
+/// each entry whose class is below the sector's rank (255: the depth is the next of
+/// the `u16`s that follow the bytes). A block has few distinct classes, so its class
+/// plane compresses to about a bit a draw.
+///
+/// Only the unfavoured draws (class below the rank) keep their depth: a favoured draw's
+/// depth is 1 + the least depth among its best moves, whose in-unit children are
+/// unfavoured draws, so it is found one ply up ([`crate::ultra::check::fill_favoured`],
+/// `Tablebase::probe_class`). That halves the class files of the whole game, whose
+/// depths take 2 bits a draw even under zstd.
 fn encode_block(entries: &[(i16, u16)], rank: i16) -> Result<Vec<u8>, String> {
     let mut palette: Vec<i16> = entries.iter().map(|e| e.0).collect();
     palette.sort_unstable();
@@ -60,33 +66,36 @@ fn encode_block(entries: &[(i16, u16)], rank: i16) -> Result<Vec<u8>, String> {
     let mut out = vec![palette.len() as u8];
     palette.iter().for_each(|c| out.extend_from_slice(&c.to_le_bytes()));
     out.extend(entries.iter().map(|e| palette.binary_search(&e.0).unwrap() as u8));
-    for &(c, d) in entries {
-        if c != rank {
-            out.extend_from_slice(&d.to_le_bytes());
-        }
-    }
+    let kept = || entries.iter().filter(|e| e.0 < rank).map(|e| e.1);
+    out.extend(kept().map(|d| d.min(ESCAPE as u16) as u8));
+    kept().filter(|&d| d >= ESCAPE as u16).for_each(|d| out.extend_from_slice(&d.to_le_bytes()));
     Ok(out)
 }
 
-/// The inverse of [`encode_block`] for `n` entries; `None` if the bytes do not fit.
+/// The depth byte that says "see the `u16`s after the depth bytes".
+const ESCAPE: u8 = 255;
+
+/// The inverse of [`encode_block`] for `n` entries (favoured depths as 0); `None` if
+/// the bytes do not fit.
 fn decode_block(raw: &[u8], n: usize, rank: i16) -> Option<Vec<(i16, u16)>> {
     let k = *raw.first()? as usize;
     let palette: Vec<i16> = (0..k).map(|j| Some(i16::from_le_bytes([*raw.get(1 + 2 * j)?, *raw.get(2 + 2 * j)?]))).collect::<Option<_>>()?;
     let codes = raw.get(1 + 2 * k..1 + 2 * k + n)?;
+    let mut out: Vec<(i16, u16)> = codes.iter().map(|&code| Some((*palette.get(code as usize)?, 0))).collect::<Option<_>>()?;
     let mut at = 1 + 2 * k + n;
-    let mut out = Vec::with_capacity(n);
-    for &code in codes {
-        let c = *palette.get(code as usize)?;
-        let d = if c != rank {
-            let d = u16::from_le_bytes([*raw.get(at)?, *raw.get(at + 1)?]);
-            at += 2;
+    let mut wide = at + out.iter().filter(|e| e.0 < rank).count();
+    for e in out.iter_mut().filter(|e| e.0 < rank) {
+        let b = *raw.get(at)?;
+        at += 1;
+        e.1 = if b == ESCAPE {
+            let d = u16::from_le_bytes([*raw.get(wide)?, *raw.get(wide + 1)?]);
+            wide += 2;
             d
         } else {
-            0
+            b as u16
         };
-        out.push((c, d));
     }
-    (at == raw.len()).then_some(out)
+    (wide == raw.len()).then_some(out)
 }
 
 /// The file name of a sector's classes inside a database directory.
@@ -291,8 +300,9 @@ impl ClassFile {
         Ok(ClassFile { path, header, index, file, size })
     }
 
-    /// The `(class, depth)` of every drawn slot of block `k`, in slot order; `strong`
-    /// is that block of the strong table as stored.
+    /// The `(class, depth)` of every drawn slot of block `k`, in slot order, favoured
+    /// depths as 0 (see [`encode_block`]); `strong` is that block of the strong table
+    /// as stored.
     pub fn block(&self, k: usize, strong: &[u8]) -> Result<Vec<(i16, u16)>, TableError> {
         let n = drawn(strong).count();
         let (off, len, check) = self.index[k];
@@ -311,7 +321,9 @@ impl ClassFile {
         decode_block(&raw, n, self.header.rank).ok_or_else(|| corrupt(&self.path, format!("block {k}: the classes do not fit its {n} draws")))
     }
 
-    /// Every slot's class, as the class pass made it (holes as stored).
+    /// Every slot's class, as the class pass made it (holes as stored), with the depths
+    /// of unfavoured draws; favoured draws have depth 0 until
+    /// [`crate::ultra::check::fill_favoured`] finds theirs.
     pub fn read_all(&self, strong: &TableFile) -> Result<Classes, TableError> {
         let stored = strong.read_all()?;
         let bs = self.header.block_size as usize;
