@@ -4,13 +4,13 @@
 # standard 9-9 start. Needs the whole standard set with classes:
 #   morris solve --all --ultra --db DB
 # Usage: scripts/strength.sh DB [GAMES] [PLAYERS]   (PLAYERS default "strong ultra")
-# Prints one JSON line a match (morris match --json) to stdout, and a table to stderr.
+# BUDGETS="N ..." overrides the budgets. Prints one JSON line a match (morris match --json) to stdout, and a table to stderr.
 set -euo pipefail
 db=${1:?usage: scripts/strength.sh DB [GAMES] [PLAYERS]}
 games=${2:-100}
 players=${3:-strong ultra}
 morris=${MORRIS:-target/release/morris}
-budgets="100000 250000 640000 1600000"
+budgets=${BUDGETS:-100000 250000 640000 1600000}
 for perfect in $players; do
   for nodes in $budgets; do
     ab="alphabeta:nodes=$nodes"
