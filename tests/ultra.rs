@@ -7,30 +7,14 @@ use morris::rules::Rules;
 use morris::solver::NoProgress;
 use morris::table::{table_path, TableFile};
 use morris::ultra::classes::NO_CLASS;
-use morris::ultra::run::{classes_in_memory, counts_of, sectors_of, InMemory};
+use morris::ultra::run::InMemory;
 use morris::ultra::SectorValues;
 use morris::{Color, Position, Sector};
 use std::collections::BTreeMap;
 
-/// Solves a start strongly, then classes it in memory.
-fn classed(rules: &str, wk: u8, bk: u8) -> (Rules, SectorValues, InMemory) {
-    let rules: Rules = rules.parse().unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let opts = Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules };
-    generate::run(&opts, &NoProgress).unwrap();
-    let game = rules.game();
-    let set = sectors_of(game, &[(wk, bk)]);
-    let mut mem = InMemory::default();
-    let mut counts = BTreeMap::new();
-    for &x in &set {
-        let t = TableFile::open(&table_path(dir.path(), x), x, &rules).unwrap_or_else(|e| panic!("{x}: {e}"));
-        counts.insert(x, counts_of(&t.header.stats));
-        mem.values.insert(x, t.read_all().unwrap());
-    }
-    let values = SectorValues::from_counts(&counts);
-    classes_in_memory(game, &set, &values, &mut mem).unwrap();
-    (rules, values, mem)
-}
+#[path = "common/ultra.rs"]
+mod common_ultra;
+use common_ultra::classed;
 
 /// The slot of a position in its sector's table, and the sector (`None`: the side to
 /// move has lost).

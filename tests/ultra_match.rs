@@ -7,15 +7,14 @@
 //! start (the 3-3, 3-4, 4-3 and 4-4 movement sectors among its 28 sectors; about 6 min
 //! and 5.5 GB, nearly all of it the reference).
 
+#[allow(unused_imports)] // the shared oracle exports more than this test uses
 mod reference_family;
+#[path = "common/ultra.rs"]
+mod common_ultra;
 
-use morris::generate::{self, Options};
+use common_ultra::classed;
 use morris::rules::Rules;
-use morris::solver::NoProgress;
-use morris::table::{table_path, TableFile};
 use morris::ultra::classes::NO_CLASS;
-use morris::ultra::run::{classes_in_memory, counts_of, sectors_of, InMemory};
-use morris::ultra::SectorValues;
 use morris::Sector;
 use reference_family::ultra::{solve_ultra, Symmetries};
 use reference_family::RefRules;
@@ -27,25 +26,6 @@ fn to_engine(rules: &Rules, mask: u32) -> u32 {
     (0..geo.points).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading[i]).sum()
 }
 
-/// The engine's strong solution of a start, classed in memory.
-fn engine(rules: &Rules, wk: u8, bk: u8) -> (SectorValues, InMemory) {
-    let dir = tempfile::tempdir().unwrap();
-    let opts = Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules: *rules };
-    generate::run(&opts, &NoProgress).unwrap();
-    let game = rules.game();
-    let set = sectors_of(game, &[(wk, bk)]);
-    let mut mem = InMemory::default();
-    let mut counts = BTreeMap::new();
-    for &x in &set {
-        let t = TableFile::open(&table_path(dir.path(), x), x, rules).unwrap_or_else(|e| panic!("{x}: {e}"));
-        counts.insert(x, counts_of(&t.header.stats));
-        mem.values.insert(x, t.read_all().unwrap());
-    }
-    let values = SectorValues::from_counts(&counts);
-    classes_in_memory(game, &set, &values, &mut mem).unwrap();
-    (values, mem)
-}
-
 fn sector(x: (u32, u32, u32, u32)) -> Sector {
     Sector::new(x.0 as u8, x.1 as u8, x.2 as u8, x.3 as u8).unwrap()
 }
@@ -55,7 +35,7 @@ fn sector(x: (u32, u32, u32, u32)) -> Sector {
 fn compare(rule_set: &str, wk: u8, bk: u8) {
     let rules: Rules = rule_set.parse().unwrap();
     let r = RefRules::parse(rule_set).unwrap();
-    let (values, mem) = engine(&rules, wk, bk);
+    let (_, values, mem) = classed(rule_set, wk, bk);
     let (_, ranks, dc) = solve_ultra(&r, wk as u32, bk as u32);
 
     // The same sectors X, ranked alike.

@@ -134,7 +134,7 @@ impl Tablebase {
                 if -k.class != c.class {
                     continue;
                 }
-                let stays = stays_into.is_some_and(|x| sector_of_in(self.rules(), &child).ok().flatten() == Some(x)) && mv.capture == crate::movegen::NONE && mv.from != crate::movegen::NONE;
+                let stays = self.stays(stays_into, &mv, &child);
                 fast = fast.min(if stays { k.depth.unwrap_or(0) } else { 0 });
             }
             if fast == u16::MAX {
@@ -143,6 +143,12 @@ impl Tablebase {
             c.depth = Some(fast + 1);
         }
         Ok(Some(c))
+    }
+
+    /// Whether `mv`, to `child`, is a slide without capture into `stays_into` (the
+    /// other sector of a cyclic unit, or the same): a move that keeps play in the unit.
+    fn stays(&self, stays_into: Option<Sector>, mv: &crate::movegen::Move, child: &Position) -> bool {
+        mv.capture == crate::movegen::NONE && mv.from != crate::movegen::NONE && stays_into.is_some_and(|x| sector_of_in(self.rules(), child).ok().flatten() == Some(x))
     }
 
     /// The class of a drawn position as its class file stores it (favoured draws
@@ -196,7 +202,7 @@ impl Tablebase {
                     UltraValue::Win(d) => UltraValue::Loss(d + 1),
                     UltraValue::Loss(d) => UltraValue::Win(d + 1),
                     UltraValue::Draw(c) => {
-                        let stays = stays_into.is_some_and(|x| sector_of_in(self.rules(), &child).ok().flatten() == Some(x)) && mv.capture == crate::movegen::NONE && mv.from != crate::movegen::NONE;
+                        let stays = self.stays(stays_into, &mv, &child);
                         let class = -c.class;
                         let depth = if class == rank { None } else if stays { c.depth.map(|d| d + 1) } else { Some(1) };
                         UltraValue::Draw(DrawClass { class, depth, rank })
