@@ -1,12 +1,28 @@
-//! How a class file's bytes split between classes and depths, and what other
-//! encodings would take: `cargo run --release --example class_sizes -- DIR SECTOR...`.
+//! What the class files of a directory would take with other group sizes (strong
+//! blocks a zstd frame), against what they take: `cargo run --release --example
+//! class_sizes -- DIR [SECTOR...]` (every class file of DIR by default).
 use morris::table::{table_path, TableFile};
-use morris::ultra::classes::NO_CLASS;
-use morris::ultra::file::ClassFile;
+use morris::ultra::file::{encode_group, ClassFile};
 use morris::ultra::SectorValues;
+use morris::value::DRAW;
+use rayon::prelude::*;
 
-fn z(b: &[u8]) -> usize {
-    zstd::bulk::compress(b, 19).unwrap().len()
+const GROUPS: [usize; 5] = [1, 4, 8, 16, 32];
+
+/// Bytes of a class file of `entries` (per strong block) at `group` blocks a frame.
+fn size(blocks: &[Vec<(i16, u16)>], rank: i16, group: usize) -> u64 {
+    let frames: u64 = blocks
+        .par_chunks(group)
+        .map(|g| {
+            if g.iter().all(Vec::is_empty) {
+                return 0;
+            }
+            let mut z = zstd::bulk::Compressor::new(19).unwrap();
+            z.include_checksum(true).unwrap();
+            z.compress(&encode_group(g, rank).unwrap()).unwrap().len() as u64
+        })
+        .sum();
+    256 + 8 * blocks.len().div_ceil(group) as u64 + frames
 }
 
 fn main() {
@@ -14,33 +30,39 @@ fn main() {
     let dir = std::path::Path::new(&args[1]);
     let rules = morris::Rules::default();
     let values = SectorValues::parse(&std::fs::read_to_string(dir.join("sector-values.txt")).unwrap()).unwrap();
-    for name in &args[2..] {
+    let mut names: Vec<String> = args[2..].to_vec();
+    if names.is_empty() {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if let Some(x) = name.strip_suffix(".mtc") {
+                names.push(x.to_owned());
+            }
+        }
+        names.sort();
+    }
+    let (mut now, mut strong_bytes, mut total) = (0u64, 0u64, [0u64; GROUPS.len()]);
+    for name in &names {
         let x: morris::Sector = name.parse().unwrap();
         let strong = TableFile::open(&table_path(dir, x), x, &rules).unwrap();
         let file = ClassFile::open(dir, &strong, values.fingerprint()).unwrap();
-        let cl = file.read_all(&strong).unwrap();
-        let rank = values.get(x).unwrap() as i16;
-        let (mut classes, mut dlo, mut dhi, mut dv) = (vec![], vec![], vec![], vec![]);
-        let mut hist = std::collections::BTreeMap::new();
-        for (c, d) in cl.class.iter().zip(&cl.depth) {
-            if *c == NO_CLASS {
-                continue;
-            }
-            classes.push(*c as u8);
-            if *c < rank {
-                dv.push(d.min(&255u16).to_owned() as u8);
-            }
-            if *c != rank {
-                dlo.push(*d as u8);
-                dhi.push((*d >> 8) as u8);
-                *hist.entry(*d).or_insert(0u64) += 1;
-            }
+        let stored = strong.read_all().unwrap();
+        let bs = strong.header.block_size as usize;
+        let blocks: Vec<Vec<(i16, u16)>> =
+            stored.chunks(bs).enumerate().map(|(k, b)| if b.contains(&DRAW) { file.block(k, b).unwrap() } else { Vec::new() }).collect();
+        let sizes: Vec<u64> = GROUPS.iter().map(|&g| size(&blocks, file.header.rank, g)).collect();
+        println!("{x}: {} B now ({} blocks a frame); {}", file.file_size(), file.header.group, GROUPS.iter().zip(&sizes).map(|(g, s)| format!("{g}: {s}")).collect::<Vec<_>>().join(", "));
+        now += file.file_size();
+        sizes.iter().zip(total.iter_mut()).for_each(|(s, t)| *t += s);
+    }
+    for e in std::fs::read_dir(dir).unwrap() {
+        let e = e.unwrap();
+        if e.file_name().to_string_lossy().ends_with(".mtb") {
+            strong_bytes += e.metadata().unwrap().len();
         }
-        let n = dlo.len() as f64;
-        let ent: f64 = hist.values().map(|&k| { let p = k as f64 / n; -p * p.log2() }).sum();
-        println!(
-            "{x}: file {} B; {} draws, {} with a depth (max {:?}, entropy {ent:.2} bits); zstd: classes {} B, unfavoured depth bytes {} B, lo {} B + hi {} B",
-            file.file_size(), classes.len(), dlo.len(), hist.keys().last(), z(&classes), z(&dv), z(&dlo), z(&dhi)
-        );
+    }
+    let pct = |b: u64| 100.0 * b as f64 / strong_bytes.max(1) as f64;
+    println!("all {} class files: {now} B now ({:.2} % of the directory's tables, {strong_bytes} B)", names.len(), pct(now));
+    for (g, t) in GROUPS.iter().zip(total) {
+        println!("  {g:>2} blocks a frame: {t} B ({:.2} %)", pct(t));
     }
 }
