@@ -94,5 +94,46 @@ fn bench_placement_probe(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_probe, bench_placement_probe);
+/// Random draws of the 4-4 start, each probed for its draw class (`probe_ultra`: the
+/// strong block, then the class file's group of 16 blocks; a favoured draw also reads
+/// its children one ply up). One thread, default block cache.
+fn bench_ultra_probe(c: &mut Criterion) {
+    use morris::{Color, Position, Sector, Value};
+    let tmp = tempfile::tempdir().unwrap();
+    let rules = morris::Rules::STANDARD;
+    generate::run(&Options { dir: tmp.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules }, &NoProgress).unwrap();
+    morris::ultra::run::run_dir(tmp.path(), &rules, &[(4, 4)], None, &NoProgress, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(tmp.path()).unwrap();
+    // The sectors the start reaches with a draw: those with a class file.
+    let sectors: Vec<Sector> = Sector::reachable(Sector::start(4, 4).unwrap())
+        .into_iter()
+        .filter(|&s| morris::ultra::file::class_path(tmp.path(), s).exists())
+        .collect();
+    let mut x = 0x853C49E6748FEA9Bu64;
+    let mut positions = Vec::new();
+    while positions.len() < N / 4 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let s = sectors[(x % sectors.len() as u64) as usize];
+        let idx = s.index();
+        let i = (x >> 8) % idx.len();
+        if idx.is_hole(i) {
+            continue;
+        }
+        let (m, o) = idx.unindex(i);
+        let p = Position { white: m, black: o, white_hand: s.sh, black_hand: s.oh, to_move: Color::White, board: morris::rules::Board::Nine };
+        if tb.probe(&p).is_ok_and(|v| v == Value::Draw) {
+            positions.push(p);
+        }
+    }
+    let mut g = c.benchmark_group("probe");
+    g.throughput(Throughput::Elements(positions.len() as u64));
+    g.bench_function("random draws of the 4-4 start, with their class", |b| {
+        b.iter(|| positions.iter().filter(|p| matches!(tb.probe_ultra(p).unwrap(), morris::UltraValue::Draw(_))).count())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_probe, bench_placement_probe, bench_ultra_probe);
 criterion_main!(benches);

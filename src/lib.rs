@@ -95,6 +95,7 @@ pub mod verify;
 pub use movegen::Move;
 pub use placement::{SearchOptions, Searcher};
 pub use position::{Color, Position, PositionError};
+pub use probe::ultra::{DrawClass, UltraValue};
 pub use probe::{LineStep, ProbeError, Tablebase};
 pub use rules::{Rules, RulesError};
 pub use sector::Sector;

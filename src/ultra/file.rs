@@ -273,7 +273,13 @@ pub struct ClassFile {
     index: Vec<(u64, u32, u32)>,
     file: std::fs::File,
     size: u64,
+    /// The last groups decoded, newest first: a favoured draw's depth reads its
+    /// children, which often share groups.
+    recent: std::sync::Mutex<Vec<(usize, std::sync::Arc<Vec<Vec<(i16, u16)>>>)>>,
 }
+
+/// Decoded groups a class file keeps ([`ClassFile::block`]).
+const RECENT: usize = 8;
 
 impl ClassFile {
     /// Opens the classes of `strong`'s sector in `dir`, and checks that they belong to
@@ -368,7 +374,7 @@ impl ClassFile {
         if off != size {
             return Err(corrupt(&path, format!("{size} bytes, the index accounts for {off}")));
         }
-        Ok(ClassFile { path, header, index, file, size })
+        Ok(ClassFile { path, header, index, file, size, recent: Default::default() })
     }
 
     /// The entries of every block of group `g`, as its frame holds them; the callers
@@ -406,8 +412,28 @@ impl ClassFile {
     /// depths as 0 (see [`encode_group`]); `strong` is that block of the strong table
     /// as stored. Decodes `k`'s whole group.
     pub fn block(&self, k: usize, strong: &[u8]) -> Result<Vec<(i16, u16)>, TableError> {
-        let per = self.header.group as usize;
-        let entries = self.group(k / per)?.swap_remove(k % per);
+        use std::sync::Arc;
+        let g = k / self.header.group as usize;
+        let hit = {
+            let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+            let at = recent.iter().position(|(h, _)| *h == g);
+            at.map(|at| {
+                let e = recent.remove(at);
+                recent.insert(0, e.clone());
+                e.1
+            })
+        };
+        let group = match hit {
+            Some(group) => group,
+            None => {
+                let group = Arc::new(self.group(g)?);
+                let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+                recent.insert(0, (g, group.clone()));
+                recent.truncate(RECENT);
+                group
+            }
+        };
+        let entries = group[k % self.header.group as usize].clone();
         self.fits(k, &entries, strong)?;
         Ok(entries)
     }
