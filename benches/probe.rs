@@ -39,6 +39,10 @@ fn bench_probe(c: &mut Criterion) {
     g.bench_function("random probes, default block cache", |b| {
         b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>())
     });
+    let results = Tablebase::open(dir.path()).unwrap();
+    g.bench_function("random WLD-only probes, default block cache", |b| {
+        b.iter(|| positions.iter().filter(|&&(m, o)| results.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
+    });
     g.finish();
 }
 

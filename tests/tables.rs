@@ -267,3 +267,36 @@ fn a_sector_out_of_range_is_an_error_not_a_panic() {
         }
     }
 }
+
+/// A results-only probe keeps the block's WLD plane in the block cache; a full probe of
+/// the same block afterwards reads the depths, never that plane alone. Checked against
+/// a tablebase without a cache, on every slot of two tables, results first.
+#[test]
+fn cached_results_never_answer_a_probe_for_depth() {
+    use morris::{Color, Position, Tablebase, Value, Wdl};
+    let dir = tempfile::tempdir().unwrap();
+    solve(dir.path(), 7);
+    let cached = Tablebase::open(dir.path()).unwrap();
+    let plain = Tablebase::with_cache(dir.path(), 0).unwrap();
+    let mut decided = 0;
+    for name in ["3-4", "4-3"] {
+        let sub = s(name);
+        let idx = morris::index::SubspaceIndex::new(sub);
+        for i in (0..idx.len()).filter(|&i| !idx.is_hole(i)) {
+            let (m, o) = idx.unindex(i);
+            let pos = Position::movement(Color::White, m, o);
+            let wdl = cached.probe_wdl(&pos).unwrap();
+            let want = plain.probe(&pos).unwrap();
+            assert_eq!(cached.probe(&pos).unwrap(), want, "{name} slot {i}");
+            assert_eq!(plain.probe_wdl(&pos).unwrap(), wdl, "{name} slot {i}");
+            let expect = match want {
+                Value::Win(_) => Wdl::Win,
+                Value::Draw => Wdl::Draw,
+                Value::Loss(_) => Wdl::Loss,
+            };
+            assert_eq!(wdl, expect, "{name} slot {i}");
+            decided += (want != Value::Draw) as u64;
+        }
+    }
+    assert!(decided > 10_000, "{decided}");
+}

@@ -68,6 +68,10 @@ pub enum ProbeError {
 /// Default number of decoded blocks kept (at most about 10 KB each).
 pub const CACHE_BLOCKS: usize = 1024;
 
+/// The bit that marks a block cache key as a block's WLD plane alone (tables have far
+/// fewer than 2^31 blocks).
+const WLD_ONLY: u32 = 1 << 31;
+
 /// One step of a [`Tablebase::mainline`]: a move, the position it leads to, and that
 /// position's value for its side to move (the other side's view of the move's value).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,15 +293,40 @@ impl Tablebase {
         }
     }
 
+    /// Reads the block cache: a block decoded in full serves results too; otherwise
+    /// the block's WLD plane alone is decoded and kept under a key of its own (a
+    /// results-only block must never answer a probe that needs the depth).
     fn lookup_wdl(&self, sector: Sector, pos: &Position) -> Result<Wdl, TableError> {
         let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
         let t = self.table(sector)?;
         let bs = t.header.block_size as u64;
-        Ok(match t.read_wld((i / bs) as usize, (i % bs) as usize)? {
-            0 => Wdl::Draw,
-            1 => Wdl::Win,
-            _ => Wdl::Loss,
-        })
+        let (k, off) = ((i / bs) as u32, (i % bs) as usize);
+        if self.0.cache_blocks == 0 {
+            return Ok(match t.read_wld(k as usize, off)? {
+                0 => Wdl::Draw,
+                1 => Wdl::Win,
+                _ => Wdl::Loss,
+            });
+        }
+        let (full, results) = ((sector, k), (sector, k | WLD_ONLY));
+        let cached = {
+            let mut cache = self.0.cache.lock().unwrap();
+            cache.get(full).or_else(|| cache.get(results))
+        };
+        let block = match cached {
+            Some(b) => b,
+            None => {
+                let b = Arc::new(t.read_wld_planes(k as usize)?);
+                self.0.cache.lock().unwrap().put(results, b.clone(), self.0.cache_blocks);
+                b
+            }
+        };
+        match block.wld(off) {
+            Some(0) => Ok(Wdl::Draw),
+            Some(1) => Ok(Wdl::Win),
+            Some(2) => Ok(Wdl::Loss),
+            _ => Err(TableError::Corrupt { path: t.path.clone(), detail: format!("block {k} has an invalid entry") }),
+        }
     }
 
     /// The result of a position whose table is left out, from its children's tables,

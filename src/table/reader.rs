@@ -74,10 +74,11 @@ impl Planes {
         }
     }
 
-    /// Win/draw/loss of entry `k` without touching the depth plane: 0, 1 or 2.
+    /// Win/draw/loss of entry `k` without touching the depth plane: 0, 1 or 2 (3 or
+    /// `None` for an entry outside the block: corrupt).
     #[inline]
-    pub fn wld(&self, k: usize) -> u8 {
-        ((self.words[k / 32] >> (2 * (k % 32))) & 3) as u8
+    pub fn wld(&self, k: usize) -> Option<u8> {
+        Some(((self.words.get(k / 32)? >> (2 * (k % 32))) & 3) as u8)
     }
 }
 
@@ -292,9 +293,19 @@ impl TableFile {
 
     /// The checked planes of block `k`, for single-entry lookups and the block cache.
     pub fn read_planes(&self, k: usize) -> Result<Planes, TableError> {
+        self.planes(k, true)
+    }
+
+    /// The checked WLD plane of block `k` alone (its depths empty: only
+    /// [`Planes::wld`] answers), for the block cache of results-only probes.
+    pub fn read_wld_planes(&self, k: usize) -> Result<Planes, TableError> {
+        self.planes(k, false)
+    }
+
+    fn planes(&self, k: usize, with_depth: bool) -> Result<Planes, TableError> {
         let mut depth = Vec::new();
         let mut wld = vec![0u8; self.block_len(k).div_ceil(4)];
-        BUF.with(|b| self.read_checked(k, &mut b.borrow_mut().0, &mut wld, Some(&mut depth)))?;
+        BUF.with(|b| self.read_checked(k, &mut b.borrow_mut().0, &mut wld, with_depth.then_some(&mut depth)))?;
         let words = wld
             .chunks(8)
             .map(|c| {
