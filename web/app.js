@@ -676,7 +676,29 @@ function newGameOptions(info) {
     const [w, b] = s.split("-").map((n) => parseInt(n, 10));
     if (w >= 0 && b >= 0) add(`${empty} w ${w} ${b}`, `${s}${s === own ? " (the whole game)" : ""}`);
   }
-  if (!starts.includes(own)) add(emptyStart(), `${own} (the whole game)`);
+  // Only starts whose tables are all there: any other would be searched for tens of
+  // seconds, or fail.
+  if (!starts.length) {
+    sel.options[0].textContent = "no complete start in these tables";
+    sel.disabled = true;
+  }
+}
+
+// Starts a game afresh from `text`: the old game's moves leave the history, so Undo
+// cannot step back into them.
+async function newGame(text) {
+  stopAnim();
+  setBusy(true);
+  try {
+    const p = await probe(text);
+    status("");
+    state.history = [{ position: p.position, move: null }];
+    await show(0);
+  } catch (e) {
+    status(errorText(e), "error");
+  } finally {
+    setBusy(false);
+  }
 }
 
 function wire() {
@@ -695,7 +717,7 @@ function wire() {
   $("new-game").addEventListener("change", (e) => {
     const v = e.target.value;
     e.target.value = "";
-    if (v) { if (state.setup) leaveSetup(); loadPosition(v); }
+    if (v) { if (state.setup) leaveSetup(); newGame(v); }
   });
   document.addEventListener("keydown", (e) => {
     const t = e.target;
