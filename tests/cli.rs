@@ -97,6 +97,15 @@ fn clear_errors_for_bad_input() {
     let out = morris(&["probe", "--db", "/nonexistent/dir", ".WW....B.B....B........W b"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out).contains("no table directory"), "{}", text(&out));
+    // Both sides below 3 stones: no game reaches it (it ended when the first fell
+    // below 3), so it is refused, not called a loss in 0.
+    for pos in ["WW.......BB............. w 0 0", "WW...................... w 0 0", "B....................... b"] {
+        let out = morris(&["probe", "--db", dbs(), pos]);
+        assert_eq!(out.status.code(), Some(2), "{pos}: {}", text(&out));
+        assert!(text(&out).contains("the game is over"), "{pos}: {}", text(&out));
+    }
+    let out = morris(&["probe", "--db", dbs(), "WW.......BBB............ w 0 0"]);
+    assert!(out.status.success() && text(&out).contains("has lost"), "a side with 2 stones to move against 3 has lost: {}", text(&out));
     let out = morris(&["solve", "--max-stones", "40"]);
     assert!(!out.status.success());
     let out = morris(&["solve", "--only", "2-9"]);

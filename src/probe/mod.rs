@@ -151,6 +151,11 @@ pub fn sector_of_in(rules: &Rules, pos: &Position) -> Result<Option<Sector>, Pro
     pos.validate_in(rules)?;
     let (m, o) = (pos.mover().count_ones() as u8, pos.opponent().count_ones() as u8);
     let (mh, oh) = if pos.to_move == Color::White { (pos.white_hand, pos.black_hand) } else { (pos.black_hand, pos.white_hand) };
+    // The side that just moved still has 3 stones: the game ends as soon as one side
+    // has fewer, so two such sides (`WW.......BB............. w 0 0`) never meet.
+    if o + oh < 3 {
+        return Err(ProbeError::GameOver(o + oh));
+    }
     if m + mh < 3 {
         return Ok(None);
     }
