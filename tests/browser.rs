@@ -324,6 +324,13 @@ fn web_board_in_chromium() {
     assert_eq!(p["result"], "win", "3-3 is a first-player win");
     assert_eq!(eval(&tab, "document.getElementById('undo').disabled"), true);
 
+    // Every label of the move list and the value reads at WCAG AA contrast (4.5:1).
+    let contrast = eval(
+        &tab,
+        "(() => { const lum = (c) => { const v = c.match(/[0-9.]+/g).slice(0, 3).map(Number).map((x) => x / 255).map((x) => x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));          return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2]; };          const bg = (el) => { for (let e = el; e; e = e.parentElement) { const b = getComputedStyle(e).backgroundColor; if (b && !b.startsWith('rgba(0, 0, 0, 0)') && b !== 'transparent') return b; } return 'rgb(255, 255, 255)'; };          let min = 99; for (const el of document.querySelectorAll('#moves li.move, #moves li.move *, #value-words')) { if (!el.textContent.trim()) continue;          const a = lum(getComputedStyle(el).color), b = lum(bg(el)); min = Math.min(min, (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)); } return min; })()",
+    );
+    assert!(contrast.as_f64().unwrap() >= 4.5, "lowest contrast of the move list and value: {contrast}");
+
     lap("page open");
     // A game by clicks: six placements, then White flies d7-g1 closing a1-d1-g1 and takes a7.
     // Clicking a point that leads nowhere does nothing.
@@ -403,6 +410,19 @@ fn web_board_in_chromium() {
     wait_until(&tab, "an error for a malformed position", "document.getElementById('status').classList.contains('error')");
     assert_eq!(eval(&tab, "document.body.dataset.position"), typed.as_str());
 
+    // A position the tables do not cover: a message for the player, without the
+    // server's paths or command-line flags, and no retry (trying again cannot help).
+    let uncovered = "WWWW.........BBBB....... w";
+    eval(&tab, &format!("(() => {{ const i = document.getElementById('position-input'); i.value = {}; i.focus(); return true; }})()", js_str(uncovered)));
+    tab.press_key("Enter").unwrap();
+    wait_until(&tab, "the message for an uncovered position", "document.getElementById('status').textContent.includes('do not cover')");
+    let shown = eval(&tab, "document.getElementById('status').textContent").as_str().unwrap().to_string();
+    for operator in ["morris", ".mtb", "--", "/tmp", "solve"] {
+        assert!(!shown.contains(operator), "the player's message {shown:?} has the operator's {operator:?}");
+    }
+    assert_eq!(eval(&tab, "document.getElementById('retry') === null"), true);
+    assert_eq!(eval(&tab, "document.body.dataset.position"), typed.as_str());
+
     lap("position field");
     // "Play best line" steps through the mainline to its end.
     let (status, line) = server.api("mainline", typed);
@@ -416,6 +436,11 @@ fn web_board_in_chromium() {
     wait_until(&tab, "the animation to end", "document.getElementById('best-line').textContent.includes('Play best line')");
 
     lap("best line");
+    // Escape leaves set-up mode.
+    click(&tab, "#setup");
+    wait_until(&tab, "set-up mode", "document.body.dataset.mode === 'setup'");
+    tab.press_key("Escape").unwrap();
+    wait_until(&tab, "play mode after Escape", "document.body.dataset.mode === 'play'");
     // Set-up mode: an illegal position (ten white stones) gives the server's message; a legal
     // one is played on.
     click(&tab, "#setup");

@@ -429,7 +429,7 @@ async function show(index) {
     return true;
   } catch (e) {
     if (token !== state.token) return false;
-    status(errorText(e), "error");
+    errorStatus(e);
     renderAll();
     return false;
   } finally {
@@ -442,11 +442,27 @@ function done(entry) {
   document.body.dataset.ready = "1";
 }
 
+// Messages for the player: the server's own words (paths, command-line flags) are for
+// its operator and stay out, except for an illegal position, which they explain.
 function errorText(e) {
-  if (e.status === 503) return `Server busy or search too long: ${e.message}`;
-  if (e.status === 404) return `Missing table: ${e.message}`;
   if (e.status === 400) return `Illegal position: ${e.message}`;
-  return e.message || String(e);
+  if (e.status === 404) return "The server's tables do not cover this position, so it cannot be answered here.";
+  if (e.status === 503) return "The server is busy, or this position takes too long to work out. Try again in a moment.";
+  if (e.status === 0) return "Cannot reach the server. Check the connection and try again.";
+  return "The server could not answer. Try again in a moment.";
+}
+
+// Shows an error; where trying again may help (no connection, server busy), with a
+// button that shows the current position again.
+function errorStatus(e) {
+  status(errorText(e), "error");
+  if (e.status === 0 || e.status === 503 || e.status >= 500) {
+    const b = document.createElement("button");
+    b.id = "retry";
+    b.textContent = "Retry";
+    b.addEventListener("click", () => { status(""); cache.delete(current() && current().position); show(state.index); });
+    $("status").append(" ", b);
+  }
 }
 
 function push(position, move) {
@@ -482,7 +498,7 @@ async function loadPosition(text) {
     if (current() && current().position === p.position) { renderAll(); done(current()); return; }
     await push(p.position, null);
   } catch (e) {
-    status(errorText(e), "error");
+    errorStatus(e);
   } finally {
     setBusy(false);
   }
@@ -549,7 +565,7 @@ async function bestLine() {
     setBusy(true);
     line = await api("api/mainline", entry.position);
   } catch (e) {
-    status(errorText(e), "error");
+    errorStatus(e);
     if (state.anim === anim) state.anim = null;
     renderInfo();
     return;
@@ -695,7 +711,7 @@ async function newGame(text) {
     state.history = [{ position: p.position, move: null }];
     await show(0);
   } catch (e) {
-    status(errorText(e), "error");
+    errorStatus(e);
   } finally {
     setBusy(false);
   }
@@ -725,6 +741,7 @@ function wire() {
     const key = e.key.toLowerCase();
     if (key === "escape") {
       if (typing) { t.blur(); }
+      if (state.setup) { leaveSetup(); return; }
       stopAnim();
       cancelSelection();
       return;
