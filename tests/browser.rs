@@ -348,6 +348,41 @@ fn web_board_in_chromium() {
     assert_eq!(eval(&tab, "document.getElementById('hands').textContent.includes('Movement phase')"), true);
 
     lap("six placements played");
+    // The history is numbered as players write games.
+    let labels = eval_json(&tab, "[...document.querySelectorAll('#history li')].map(li => li.textContent)");
+    assert_eq!(labels, serde_json::json!(["start", "1. a1", "a7", "2. d1", "g7", "3. d7", "b6"]));
+    // The move list is grouped by result, and each run of more than 3 moves of one value
+    // is one folded line, "N moves: VALUE", that opens on a click.
+    let api = server.probe(&pos);
+    let mut want_heads = Vec::new();
+    let mut want_runs = Vec::new();
+    for (res, title) in [("win", "Winning moves"), ("draw", "Drawing moves"), ("loss", "Losing moves")] {
+        let ms: Vec<&Value> = api["moves"].as_array().unwrap().iter().filter(|m| m["result"] == res).collect();
+        if !ms.is_empty() {
+            want_heads.push(format!("{title} ({})", ms.len()));
+        }
+        for run in ms.chunk_by(|a, b| a["plies"] == b["plies"]) {
+            if run.len() > 3 {
+                let v = match run[0]["plies"].as_u64() {
+                    Some(p) => format!("{res} in {p}"),
+                    None => res.to_string(),
+                };
+                want_runs.push(format!("{} moves: {v}", run.len()));
+            }
+        }
+    }
+    assert!(!want_runs.is_empty(), "this position has runs to fold: {api}");
+    let heads = eval_json(&tab, "[...document.querySelectorAll('#moves li.group')].map(li => li.textContent)");
+    assert_eq!(heads, serde_json::json!(want_heads));
+    let runs = eval_json(&tab, "[...document.querySelectorAll('#moves li.run')].map(li => li.textContent)");
+    assert_eq!(runs, serde_json::json!(want_runs));
+    let hidden = eval(&tab, "document.querySelectorAll('#moves li.move[hidden]').length").as_u64().unwrap();
+    assert!(hidden > 0 && eval(&tab, "getComputedStyle(document.querySelector('#moves li.move[hidden]')).display") == "none");
+    click(&tab, "#moves li.run");
+    wait_until(&tab, "the first run open", "document.querySelector('#moves li.run').getAttribute('aria-expanded') === 'true'");
+    assert!(eval(&tab, "document.querySelectorAll('#moves li.move[hidden]').length").as_u64().unwrap() < hidden);
+    // Open the run that holds the move hovered next.
+    eval(&tab, "(() => { const li = document.querySelector(\"#moves [data-move='d7-g1xa7']\"); let r = li; while (li.hidden && r && !r.classList.contains('run')) r = r.previousElementSibling; if (li.hidden) r.click(); return true; })()");
     // Hovering a move shows it on the board (g1 filled, a7 taken), and leaving restores it.
     tab.move_mouse_to_point(center(&tab, "#moves [data-move='d7-g1xa7']")).unwrap();
     wait_until(&tab, "the hover preview", "document.querySelector('[data-point=g1]').dataset.stone === 'W' && document.querySelector('[data-point=a7]').dataset.stone === '.'");

@@ -91,6 +91,7 @@ const state = {
   anim: null, // {stop: bool} while the best line plays
   info: null,
   token: 0, // discards stale probe answers
+  openRuns: new Set(), // folded runs of the move list the player opened (value keys)
 };
 const cache = new Map(); // position -> probe JSON
 
@@ -132,6 +133,7 @@ function status(text, kind) {
 }
 
 const current = () => state.history[state.index] || null;
+const sideOf = (position) => (position.split(" ")[1] || "w").toLowerCase();
 
 // ---------------------------------------------------------------------------------------
 // Board drawing
@@ -342,44 +344,109 @@ function renderMoves() {
     list.appendChild(li);
     return;
   }
-  for (const m of legalMoves()) {
-    const li = document.createElement("li");
-    li.className = `move ${m.result}`;
-    li.dataset.move = m.move;
-    li.dataset.result = m.result;
-    li.dataset.plies = m.plies === null || m.plies === undefined ? "" : String(m.plies);
-    li.dataset.position = m.position;
-    li.tabIndex = 0;
-    li.title = `${m.move}: ${m.result}${m.plies !== null ? ` in ${plies(m.plies)}` : ""} for ${sideName(p.side)} — click to play`;
-    const a = document.createElement("span"); a.className = "mv"; a.textContent = m.move;
-    const b = document.createElement("span"); b.className = "res"; b.textContent = m.result;
-    if (m.class && m.class.sector) {
-      // The sector the draw heads for, and whether that is good for the mover.
-      const k = document.createElement("span");
-      k.className = `cls ${m.class.class > 0 ? "up" : m.class.class < 0 ? "down" : "even"}`;
-      k.textContent = m.class.class === 0 ? " =" : ` ${m.class.sector}`;
-      k.title = m.class.words || "";
-      b.appendChild(k);
-      li.dataset.class = String(m.class.class);
+  // Grouped by result, best first (the server's order), and each run of more than
+  // RUN moves of one value folded into one line ("46 moves: loss in 2") that opens on
+  // a click.
+  const all = legalMoves();
+  const groups = [["win", "Winning moves"], ["draw", "Drawing moves"], ["loss", "Losing moves"]];
+  for (const [res, title] of groups) {
+    const ms = all.filter((m) => m.result === res);
+    if (!ms.length) continue;
+    const head = document.createElement("li");
+    head.className = `group ${res}`;
+    head.textContent = `${title} (${ms.length})`;
+    list.appendChild(head);
+    for (let i = 0; i < ms.length;) {
+      let j = i;
+      while (j < ms.length && valueKey(ms[j]) === valueKey(ms[i])) j++;
+      const run = ms.slice(i, j);
+      if (run.length > RUN) {
+        const key = valueKey(run[0]);
+        const open = state.openRuns.has(key);
+        const sum = document.createElement("li");
+        sum.className = `run ${res}`;
+        sum.tabIndex = 0;
+        sum.setAttribute("role", "button");
+        sum.setAttribute("aria-expanded", String(open));
+        sum.textContent = `${run.length} moves: ${runWords(run[0])}`;
+        const items = run.map((m) => moveItem(m, p));
+        items.forEach((li) => { li.hidden = !open; });
+        const toggle = () => {
+          const now = sum.getAttribute("aria-expanded") !== "true";
+          sum.setAttribute("aria-expanded", String(now));
+          items.forEach((li) => { li.hidden = !now; });
+          if (now) state.openRuns.add(key); else state.openRuns.delete(key);
+        };
+        sum.addEventListener("click", toggle);
+        sum.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); toggle(); } });
+        list.appendChild(sum);
+        items.forEach((li) => list.appendChild(li));
+      } else {
+        run.forEach((m) => list.appendChild(moveItem(m, p)));
+      }
+      i = j;
     }
-    const c = document.createElement("span"); c.className = "plies"; c.textContent = m.plies === null ? "–" : String(m.plies);
-    li.append(a, b, c);
-    li.addEventListener("mouseenter", () => { state.hover = m; render(); });
-    li.addEventListener("mouseleave", () => { if (state.hover === m) { state.hover = null; render(); } });
-    li.addEventListener("focus", () => { state.hover = m; render(); });
-    li.addEventListener("blur", () => { if (state.hover === m) { state.hover = null; render(); } });
-    li.addEventListener("click", () => { stopAnim(); playMove(m); });
-    li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); stopAnim(); playMove(m); } });
-    list.appendChild(li);
   }
+}
+
+// Runs of equal moves longer than this are folded.
+const RUN = 3;
+
+const valueKey = (m) => `${m.result}/${m.plies}/${m.class ? m.class.class : ""}`;
+
+function runWords(m) {
+  if (m.class && m.class.words) return m.class.words;
+  return m.plies === null || m.plies === undefined ? m.result : `${m.result} in ${m.plies}`;
+}
+
+function moveItem(m, p) {
+  const li = document.createElement("li");
+  li.className = `move ${m.result}`;
+  li.dataset.move = m.move;
+  li.dataset.result = m.result;
+  li.dataset.plies = m.plies === null || m.plies === undefined ? "" : String(m.plies);
+  li.dataset.position = m.position;
+  li.tabIndex = 0;
+  li.title = `${m.move}: ${m.result}${m.plies !== null ? ` in ${plies(m.plies)}` : ""} for ${sideName(p.side)} — click to play`;
+  const a = document.createElement("span"); a.className = "mv"; a.textContent = m.move;
+  const b = document.createElement("span"); b.className = "res"; b.textContent = m.result;
+  if (m.class && m.class.sector) {
+    // The sector the draw heads for, and whether that is good for the mover.
+    const k = document.createElement("span");
+    k.className = `cls ${m.class.class > 0 ? "up" : m.class.class < 0 ? "down" : "even"}`;
+    k.textContent = m.class.class === 0 ? " =" : ` ${m.class.sector}`;
+    k.title = m.class.words || "";
+    b.appendChild(k);
+    li.dataset.class = String(m.class.class);
+  }
+  const c = document.createElement("span"); c.className = "plies"; c.textContent = m.plies === null ? "–" : String(m.plies);
+  li.append(a, b, c);
+  li.addEventListener("mouseenter", () => { state.hover = m; render(); });
+  li.addEventListener("mouseleave", () => { if (state.hover === m) { state.hover = null; render(); } });
+  li.addEventListener("focus", () => { state.hover = m; render(); });
+  li.addEventListener("blur", () => { if (state.hover === m) { state.hover = null; render(); } });
+  li.addEventListener("click", () => { stopAnim(); playMove(m); });
+  li.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); stopAnim(); playMove(m); } });
+  return li;
 }
 
 function renderHistory() {
   const list = $("history");
   list.textContent = "";
+  // Numbered as players write games: "1. a7 b6 2. d7", "1... b6" when Black starts.
+  let number = 1;
   state.history.forEach((h, i) => {
     const li = document.createElement("li");
-    li.textContent = i === 0 || !h.move ? (i === 0 ? "start" : "position") : h.move;
+    let label = i === 0 || !h.move ? (i === 0 ? "start" : "position") : h.move;
+    if (i > 0 && h.move) {
+      const white = sideOf(state.history[i - 1].position) === "w";
+      if (white) label = `${number}. ${h.move}`;
+      else if (i === 1 || !state.history[i - 1].move) label = `${number}... ${h.move}`;
+      if (!white) number++;
+    } else if (i > 0) {
+      number = 1;
+    }
+    li.textContent = label;
     if (i === state.index) li.className = "current";
     if (i > state.index) li.classList.add("future");
     li.title = h.position;
@@ -407,6 +474,7 @@ function setUrl(position) {
 
 // Shows history entry `index` and loads its probe. Resolves true once the probe is shown.
 async function show(index) {
+  if (index !== state.index) state.openRuns = new Set();
   state.index = index;
   state.sel = null;
   state.hover = null;
