@@ -323,6 +323,15 @@ fn web_board_in_chromium() {
     let p = check_page(&tab, &server, START);
     assert_eq!(p["result"], "win", "3-3 is a first-player win");
     assert_eq!(eval(&tab, "document.getElementById('undo').disabled"), true);
+    // During placement every empty point is coloured by its best placement's result.
+    let mut want = serde_json::Map::new();
+    for m in p["moves"].as_array().unwrap() {
+        let to = m["move"].as_str().unwrap()[..2].to_string();
+        want.entry(to).or_insert(m["result"].clone());
+    }
+    assert_eq!(want.len(), 24);
+    let dots = eval_json(&tab, "Object.fromEntries(ORDER.map(q => [q, (pointEls[q].dot.getAttribute('class').match(/target (win|draw|loss)/) || [])[1] || null]))");
+    assert_eq!(dots, Value::Object(want), "placement values on the empty points");
 
     // Every label of the move list and the value reads at WCAG AA contrast (4.5:1).
     let contrast = eval(

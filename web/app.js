@@ -254,7 +254,11 @@ function render() {
   const sel = state.sel;
   let shown = board;
   if (!sel) {
-    for (const m of moves) marks.clickable.add(m.parsed.from || m.parsed.to);
+    for (const m of moves) {
+      marks.clickable.add(m.parsed.from || m.parsed.to);
+      // A placement colours its empty point by its best move (moves come best first).
+      if (!m.parsed.from && !marks.targets.has(m.parsed.to)) marks.targets.set(m.parsed.to, m.result);
+    }
   } else if (sel.to) {
     // waiting for the capture: show the stone already moved
     shown = { ...board };
