@@ -321,6 +321,9 @@ fn web_board_in_chromium() {
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
     wait_loaded(&tab, START);
     let p = check_page(&tab, &server, START);
+    // The board stays put from one position to the next (its top is measured again
+    // after the placements and after the capture that ends the game).
+    let board_top = eval(&tab, "document.getElementById('board').getBoundingClientRect().top").as_f64().unwrap();
     assert_eq!(p["result"], "win", "3-3 is a first-player win");
     assert_eq!(eval(&tab, "document.getElementById('undo').disabled"), true);
     // During placement every empty point is coloured by its best placement's result.
@@ -356,6 +359,7 @@ fn web_board_in_chromium() {
     assert_eq!(eval(&tab, "document.querySelectorAll('.ring.selected').length"), 0);
     assert_eq!(eval(&tab, "document.getElementById('hands').textContent.includes('Movement phase')"), true);
 
+    assert_eq!(eval(&tab, "document.getElementById('board').getBoundingClientRect().top").as_f64().unwrap(), board_top, "the board moved after the placements");
     lap("six placements played");
     // The history is numbered as players write games.
     let labels = eval_json(&tab, "[...document.querySelectorAll('#history li')].map(li => li.textContent)");
@@ -410,6 +414,7 @@ fn web_board_in_chromium() {
     assert!(eval(&tab, "document.getElementById('value-words').textContent").as_str().unwrap().contains("fewer than 3 stones"));
     positions.push(pos.clone());
     let n = positions.len();
+    assert_eq!(eval(&tab, "document.getElementById('board').getBoundingClientRect().top").as_f64().unwrap(), board_top, "the board moved at the end of the game");
 
     lap("capture played");
     // Undo and redo: buttons and keys; the field and the URL follow.

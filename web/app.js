@@ -320,6 +320,8 @@ function renderInfo() {
     $("hands").textContent = "";
   }
   $("method").textContent = p && p.method && !state.setup ? `${p.method === "table" ? "from tables" : "by search"}${typeof p.seconds === "number" ? `, ${fmtSeconds(p.seconds)}` : ""}` : "";
+  $("value-words").title = $("value-words").textContent;
+  $("facts").title = [$("side-to-move").textContent, $("hands").textContent, $("method").textContent].filter((t) => t).join(" · ");
   $("undo").disabled = !!state.setup || state.index <= 0;
   $("redo").disabled = !!state.setup || state.index >= state.history.length - 1;
   $("best-line").textContent = state.anim ? "■ Stop" : "▶ Play best line";
