@@ -531,6 +531,23 @@ fn web_board_in_chromium() {
     assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length"), 1, "the new game's history is its start");
 
     lap("new game");
+    // A slow answer: the page says it is working, takes no clicks meanwhile, and then
+    // shows the answer of the move that was played.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, START);
+    eval(&tab, "(() => { const f = window.fetch; window.fetch = (u, o) => new Promise((r) => setTimeout(r, String(u).includes('api/probe') ? 2500 : 0)).then(() => f(u, o)); return true; })()");
+    click_point(&tab, "a1");
+    wait_until(&tab, "the busy notice", "document.body.dataset.busy === '1' && !document.getElementById('busy').hidden && document.getElementById('busy').textContent.includes('Working')");
+    let blocked = eval(&tab, "getComputedStyle(document.getElementById('board')).pointerEvents");
+    assert_eq!(blocked, "none", "the board takes no clicks while busy");
+    eval(&tab, "(() => { const m = document.querySelector('#moves [data-move]'); if (m) m.click(); document.getElementById('undo').click(); return true; })()");
+    let placed = server.probe(&format!("{}W.. b 2 3", ".".repeat(21)))["position"].as_str().unwrap().to_string();
+    wait_loaded(&tab, &placed);
+    assert_eq!(eval(&tab, "document.getElementById('busy').hidden"), true);
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length"), 2, "the clicks made while busy were ignored");
+    check_page(&tab, &server, &placed);
+
+    lap("slow answer");
     // Screenshots: desktop with a stone selected in the movement phase, then a phone.
     let shot_pos = &positions[6];
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(shot_pos))).unwrap().wait_until_navigated().unwrap();

@@ -124,7 +124,25 @@ async function probe(position) {
   return p;
 }
 
-function setBusy(on) { document.body.dataset.busy = on ? "1" : "0"; }
+// While a request runs the board and the move list take no input (the page's CSS greys
+// them), and after a moment a notice says that the server is working, with the
+// seconds so far: a search can take many seconds.
+let busyTimer = null;
+function setBusy(on) {
+  document.body.dataset.busy = on ? "1" : "0";
+  clearInterval(busyTimer);
+  busyTimer = null;
+  const note = $("busy");
+  if (!on) { note.hidden = true; return; }
+  const t0 = Date.now();
+  busyTimer = setInterval(() => {
+    const s = (Date.now() - t0) / 1000;
+    if (s < 0.3) return;
+    note.hidden = false;
+    note.textContent = `Working out this position… ${s.toFixed(0)} s`;
+  }, 100);
+}
+const busy = () => document.body.dataset.busy === "1";
 
 function status(text, kind) {
   const el = $("status");
@@ -546,13 +564,13 @@ function push(position, move) {
 }
 
 function playMove(m) {
-  if (state.setup) return;
+  if (state.setup || busy()) return;
   status("");
   return push(m.position, m.move);
 }
 
 function jump(i) {
-  if (state.setup || i < 0 || i >= state.history.length || i === state.index) return;
+  if (state.setup || busy() || i < 0 || i >= state.history.length || i === state.index) return;
   status("");
   show(i);
 }
@@ -582,6 +600,7 @@ async function loadPosition(text) {
 // Clicking moves
 
 function onPointClick(p) {
+  if (busy()) return;
   if (state.setup) { setupClick(p); return; }
   stopAnim();
   if (!state.probe || state.index < 0) return;
