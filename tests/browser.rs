@@ -415,6 +415,8 @@ fn web_board_in_chromium() {
     positions.push(pos.clone());
     let n = positions.len();
     assert_eq!(eval(&tab, "document.getElementById('board').getBoundingClientRect().top").as_f64().unwrap(), board_top, "the board moved at the end of the game");
+    // The capture leaves a mark where the stone was taken.
+    assert_eq!(eval(&tab, "pointEls['a7'].cross.getAttribute('class')"), "cross on", "the point of the captured stone is marked");
 
     lap("capture played");
     // Undo and redo: buttons and keys; the field and the URL follow.

@@ -268,7 +268,8 @@ function render() {
   const moves = legalMoves();
   const marks = { clickable: new Set(), targets: new Map(), captures: new Set() };
   const last = entry.move ? parseMove(entry.move) : null;
-  if (last) { marks.from = last.from; marks.to = last.to; }
+  // The last move: where it came from and went, and the point whose stone it took.
+  if (last) { marks.from = last.from; marks.to = last.to; marks.cap = last.cap; }
   const sel = state.sel;
   let shown = board;
   if (!sel) {
