@@ -446,6 +446,23 @@ fn web_board_in_chromium() {
     tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
     wait_loaded(&tab, &positions[n - 3]);
     check_page(&tab, &server, &positions[n - 3]);
+    // The link holds the game too: its moves up to here are back, and Undo steps into them.
+    assert!(url.contains("&game=") && url.contains("&moves="), "{url}");
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length").as_u64(), Some((n - 2) as u64), "the game's history from the link");
+    click(&tab, "#undo");
+    wait_loaded(&tab, &positions[n - 4]);
+    click(&tab, "#redo");
+    wait_loaded(&tab, &positions[n - 3]);
+    // A link whose moves do not lead to its position opens the position alone.
+    let bad = format!("{}/?position={}&game={}&moves=a1%20a1", server.base(), encode(&positions[n - 3]), encode(START));
+    tab.navigate_to(&bad).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[n - 3]);
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length"), 1);
+    // Copy link: the page's own URL.
+    click(&tab, "#link-copy");
+    wait_until(&tab, "the link copied", "document.getElementById('status').textContent.includes('copied') || document.getElementById('position-input').value === location.href");
+    tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[n - 3]);
 
     lap("URL round trip");
     // The position field: pasted, then Enter.

@@ -492,9 +492,48 @@ function renderAll() {
 // ---------------------------------------------------------------------------------------
 // Navigation
 
+// The URL holds the position, and the game that led to it: the first position of the
+// history (`game`) and the moves played from it up to here (`moves`), so that a link
+// restores Undo as well as the board.
 function setUrl(position) {
-  const url = `${location.pathname}?position=${encodeURIComponent(position)}`;
+  let url = `${location.pathname}?position=${encodeURIComponent(position)}`;
+  const upto = state.history.slice(1, state.index + 1);
+  if (upto.length && upto.every((h) => h.move)) {
+    url += `&game=${encodeURIComponent(state.history[0].position)}&moves=${encodeURIComponent(upto.map((h) => h.move).join(" "))}`;
+  }
   try { history.replaceState(null, "", url); } catch (e) { /* file:// */ }
+}
+
+// The history of a link's game: `game`, then each of `moves` played through the API.
+// Null unless every move is legal and the game ends on `position`.
+async function replayGame(game, moves, position) {
+  try {
+    const first = await probe(game);
+    const out = [{ position: first.position, move: null }];
+    let p = first;
+    for (const mv of moves.split(" ").filter((m) => m)) {
+      const m = p.moves.find((x) => x.move === mv);
+      if (!m) return null;
+      p = await probe(m.position);
+      out.push({ position: p.position, move: mv });
+    }
+    return p.position === position ? out : null;
+  } catch (e) {
+    return null;
+  }
+}
+
+async function copyLink() {
+  try {
+    await navigator.clipboard.writeText(location.href);
+    status("Link copied.", "info");
+  } catch (e) {
+    const input = $("position-input");
+    input.value = location.href;
+    input.select();
+    const ok = document.execCommand && document.execCommand("copy");
+    status(ok ? "Link copied." : "Select the field and copy the link.", "info");
+  }
 }
 
 // Shows history entry `index` and loads its probe. Resolves true once the probe is shown.
@@ -824,6 +863,7 @@ function wire() {
   }
   $("position-form").addEventListener("submit", (e) => { e.preventDefault(); if (state.setup) leaveSetup(); loadPosition($("position-input").value); });
   $("position-copy").addEventListener("click", copyPosition);
+  $("link-copy").addEventListener("click", copyLink);
   $("new-game").addEventListener("change", (e) => {
     const v = e.target.value;
     e.target.value = "";
@@ -898,8 +938,10 @@ async function init() {
   buildBoard();
   newGameOptions(info);
   const start = (fromUrl && fromUrl.trim()) || (info && info.start_position) || emptyStart();
-  state.history = [{ position: start.trim().replace(/\s+/g, " "), move: null }];
-  const ok = await show(0);
+  const params = new URLSearchParams(location.search);
+  const game = fromUrl && params.get("game") && params.get("moves") ? await replayGame(params.get("game"), params.get("moves"), start.trim().replace(/\s+/g, " ")) : null;
+  state.history = game || [{ position: start.trim().replace(/\s+/g, " "), move: null }];
+  const ok = await show(state.history.length - 1);
   if (!ok && fromUrl && info) {
     // keep the faulty URL's message visible but give the user a board to play on
     const msg = $("status").textContent;
