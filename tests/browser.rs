@@ -499,6 +499,19 @@ fn web_board_in_chromium() {
     assert!(!steps.is_empty(), "a won position has a mainline");
     let last = steps.last().unwrap()["position"].as_str().unwrap().to_string();
     click(&tab, "#best-line");
+    // The line is written out, numbered, before it plays.
+    let mut text = Vec::new();
+    let (mut white, mut number) = (typed.split(' ').nth(1) == Some("w"), 1);
+    for (i, step) in steps.iter().enumerate() {
+        let mv = step["move"].as_str().unwrap();
+        text.push(if white { format!("{number}. {mv}") } else if i == 0 { format!("{number}... {mv}") } else { mv.to_string() });
+        if !white {
+            number += 1;
+        }
+        white = !white;
+    }
+    let want = format!("Best line, {} {}: {}", steps.len(), if steps.len() == 1 { "ply" } else { "plies" }, text.join(" "));
+    wait_until(&tab, "the best line as text", &format!("document.getElementById('status').textContent === {}", js_str(&want)));
     wait_loaded(&tab, &last);
     check_page(&tab, &server, &last);
     wait_until(&tab, "the animation to end", "document.getElementById('best-line').textContent.includes('Play best line')");

@@ -686,6 +686,18 @@ function stopAnim() {
   if (state.anim) { state.anim.stop = true; state.anim = null; renderInfo(); }
 }
 
+// Moves from `start` as players write them: "1. a1 a7 2. d1", "1... a7 2. d1".
+function lineText(start, moves) {
+  let white = sideOf(start) === "w";
+  let n = 1;
+  return moves.map((mv, i) => {
+    const text = white ? `${n}. ${mv}` : i === 0 ? `${n}... ${mv}` : mv;
+    if (!white) n++;
+    white = !white;
+    return text;
+  }).join(" ");
+}
+
 async function bestLine() {
   if (state.anim) { stopAnim(); return; }
   const entry = current();
@@ -712,7 +724,7 @@ async function bestLine() {
     renderInfo();
     return;
   }
-  status(`Best line: ${plies(steps.length)}.`, "info");
+  status(`Best line, ${plies(steps.length)}: ${lineText(entry.position, steps.map((x) => x.move))}`, "info");
   for (let i = 0; i < steps.length; i++) {
     if (anim.stop || current() !== entry && i === 0) break;
     await sleep(i === 0 ? 150 : STEP_MS);
