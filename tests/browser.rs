@@ -563,6 +563,23 @@ fn web_board_in_chromium() {
     assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length"), 1, "the new game's history is its start");
 
     lap("new game");
+    // Flip: the board turned half round, labels too, and points still play by clicks.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, START);
+    let (a1, g7) = (center(&tab, "[data-point=a1]"), center(&tab, "[data-point=g7]"));
+    assert!(a1.x < g7.x && a1.y > g7.y, "a1 bottom left before the flip");
+    click(&tab, "#flip");
+    wait_until(&tab, "the flipped board", "document.body.dataset.flipped === '1'");
+    let (a1, g7) = (center(&tab, "[data-point=a1]"), center(&tab, "[data-point=g7]"));
+    assert!(a1.x > g7.x && a1.y < g7.y, "a1 top right after the flip");
+    let labels = eval_json(&tab, "(() => { const x = (t) => [...document.querySelectorAll('.coords text')].find((e) => e.textContent === t).getBoundingClientRect().x; return [x('a'), x('g')]; })()");
+    assert!(labels[0].as_f64() > labels[1].as_f64(), "file labels turned too: {labels}");
+    let placed = play_by_clicks(&tab, &server, START, "a1", None);
+    check_page(&tab, &server, &placed);
+    click(&tab, "#flip");
+    wait_until(&tab, "the board turned back", "document.body.dataset.flipped === '0'");
+
+    lap("flip");
     // A slow answer: the page says it is working, takes no clicks meanwhile, and then
     // shows the answer of the move that was played.
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();

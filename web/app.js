@@ -28,10 +28,20 @@ const STEP_MS = 600; // best-line animation, per ply
 const SVG_NS = "http://www.w3.org/2000/svg";
 const UNIT = 100; // SVG units between neighbouring columns or rows
 
+// Where a point is drawn; flipped, the board is turned half round (Black's view).
+let flipped = false;
 function xy(point) {
   const col = point.charCodeAt(0) - 97; // a..g
   const row = point.charCodeAt(1) - 48; // 1..7
-  return [col * UNIT, (BOARD.columns - row) * UNIT];
+  const n = BOARD.columns - 1;
+  return flipped ? [(n - col) * UNIT, (row - 1) * UNIT] : [col * UNIT, (BOARD.columns - row) * UNIT];
+}
+
+function flip() {
+  flipped = !flipped;
+  document.body.dataset.flipped = flipped ? "1" : "0";
+  buildBoard();
+  renderAll();
 }
 
 // Parses `BOARD SIDE [WH BH]` leniently (for drawing only; the server validates).
@@ -188,11 +198,11 @@ function buildBoard() {
   }
   const labels = svg("g", { class: "coords" }, root);
   for (let c = 0; c < BOARD.columns; c++) {
-    const t = svg("text", { x: c * UNIT, y: span + 48 }, labels);
+    const t = svg("text", { x: xy(`${"abcdefg"[c]}1`)[0], y: span + 48 }, labels);
     t.textContent = "abcdefg"[c];
   }
   for (let r = 1; r <= BOARD.columns; r++) {
-    const t = svg("text", { x: -56, y: (BOARD.columns - r) * UNIT + 1 }, labels);
+    const t = svg("text", { x: -56, y: xy(`a${r}`)[1] + 1 }, labels);
     t.textContent = String(r);
   }
   const layer = svg("g", { class: "points" }, root);
@@ -876,6 +886,7 @@ function wire() {
   $("position-form").addEventListener("submit", (e) => { e.preventDefault(); if (state.setup) leaveSetup(); loadPosition($("position-input").value); });
   $("position-copy").addEventListener("click", copyPosition);
   $("link-copy").addEventListener("click", copyLink);
+  $("flip").addEventListener("click", flip);
   $("new-game").addEventListener("change", (e) => {
     const v = e.target.value;
     e.target.value = "";
