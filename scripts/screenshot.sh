@@ -2,7 +2,7 @@
 # Screenshot of the web board: starts `morris serve` on a table directory, opens a position in
 # headless Chromium and writes a PNG. Needs Debian's `chromium` (apt-get install chromium).
 #
-#   scripts/screenshot.sh [--db DIR] [--position POS] [--size WxH] [--out FILE]
+#   scripts/screenshot.sh [--db DIR] [--rules RULESET] [--position POS] [--size WxH] [--out FILE]
 #
 # Defaults: --db databases, the server's start position, 1200x900, docs/board.png.
 # Example (phone): scripts/screenshot.sh --db /tmp/t44 --size 390x844 --out /tmp/phone.png
@@ -10,6 +10,7 @@ set -euo pipefail
 
 db=databases
 position=
+rules=standard
 size=1200x900
 out=docs/board.png
 morris=${MORRIS:-target/release/morris}
@@ -17,6 +18,7 @@ morris=${MORRIS:-target/release/morris}
 while [ $# -gt 0 ]; do
   case "$1" in
     --db) db=$2; shift 2 ;;
+    --rules) rules=$2; shift 2 ;;
     --position) position=$2; shift 2 ;;
     --size) size=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
@@ -42,7 +44,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$morris" serve --db "$db" --addr 127.0.0.1:0 >"$work/serve.out" 2>"$work/serve.err" &
+"$morris" serve --db "$db" --rules "$rules" --addr 127.0.0.1:0 >"$work/serve.out" 2>"$work/serve.err" &
 server_pid=$!
 base=
 for _ in $(seq 100); do

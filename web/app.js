@@ -380,8 +380,8 @@ function renderMoves() {
     return;
   }
   // Grouped by result, best first (the server's order), and each run of more than
-  // RUN moves of one value folded into one line ("46 moves: loss in 2") that opens on
-  // a click.
+  // RUN moves of one value but the best folded into one line ("46 moves: loss in 2")
+  // that opens on a click.
   const all = legalMoves();
   const groups = [["win", "Winning moves"], ["draw", "Drawing moves"], ["loss", "Losing moves"]];
   for (const [res, title] of groups) {
@@ -395,7 +395,8 @@ function renderMoves() {
       let j = i;
       while (j < ms.length && valueKey(ms[j]) === valueKey(ms[i])) j++;
       const run = ms.slice(i, j);
-      if (run.length > RUN) {
+      // The best moves (the first run) are always shown.
+      if (run.length > RUN && run[0] !== all[0]) {
         const key = valueKey(run[0]);
         const open = state.openRuns.has(key);
         const sum = document.createElement("li");
