@@ -178,6 +178,17 @@ fn pages_cors_and_info() {
     assert_eq!(status, 200);
     assert_eq!(info["starts"], serde_json::json!(["3-3"]));
     assert_eq!(info["start_position"], "........................ w 3 3");
+    // The statistics page, and its plot: one group a table, with the header's counts,
+    // and no path of the server's.
+    let (status, head, body) = server.get("/stats");
+    assert_eq!(status, 200);
+    assert!(head.contains("text/html") && body.contains("stats.svg"), "{head}");
+    let (status, head, svg) = server.get("/stats.svg");
+    assert_eq!(status, 200, "{svg}");
+    assert!(head.contains("image/svg+xml"), "{head}");
+    let tables = info["tables"].as_u64().unwrap() as usize;
+    assert_eq!(svg.matches("<g class=\"table\"").count(), tables, "one group a table");
+    assert!(!svg.contains(whole_game()), "no server path in the plot");
 }
 
 #[test]

@@ -81,14 +81,7 @@ impl Plot {
         let slots: u64 = tables.iter().filter(|t| !t.header.results_only).map(|t| t.header.entries).sum();
         let bar = ProgressBar::new(slots);
         bar.set_style(ProgressStyle::with_template("{msg:>12} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta}").unwrap().progress_chars("=> "));
-        let rows = tables
-            .iter()
-            .map(|t| {
-                bar.set_message(t.header.sector.to_string());
-                let hist = if t.header.results_only { None } else { Some(histogram(t, &bar)?) };
-                Ok(Row { sector: t.header.sector, stats: t.header.stats, hist })
-            })
-            .collect::<anyhow::Result<Vec<Row>>>()?;
+        let rows = rows_of(tables, &bar)?;
         bar.finish_and_clear();
         let svg = render(&db.display().to_string(), &rows);
         let mut file = self.file.take().expect("the plot is finished once");
@@ -105,6 +98,30 @@ impl Plot {
             self.path.display()
         ))
     }
+}
+
+fn rows_of(tables: &[TableFile], bar: &ProgressBar) -> anyhow::Result<Vec<Row>> {
+    tables
+        .iter()
+        .map(|t| {
+            bar.set_message(t.header.sector.to_string());
+            let hist = if t.header.results_only { None } else { Some(histogram(t, bar)?) };
+            Ok(Row { sector: t.header.sector, stats: t.header.stats, hist })
+        })
+        .collect()
+}
+
+/// The plot of every table of `db` under `rules`, in `stats`' order, titled `title`
+/// (the server's statistics page: no path of the server's in it).
+pub fn svg_for_dir(db: &Path, rules: &morris::Rules, title: &str) -> anyhow::Result<String> {
+    let mut sectors: Vec<Sector> = std::fs::read_dir(db)?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
+        .collect();
+    sectors.sort_by_key(|x| (!x.is_movement(), x.sh + x.oh, x.s + x.o, x.s, x.o, x.sh));
+    let tables = sectors.iter().map(|&x| TableFile::open(&morris::table::table_path(db, x), x, rules)).collect::<Result<Vec<_>, _>>()?;
+    anyhow::ensure!(!tables.is_empty(), "no tables");
+    Ok(render(title, &rows_of(&tables, &ProgressBar::hidden())?))
 }
 
 impl Drop for Plot {

@@ -103,6 +103,9 @@ struct App {
     max_search_hand: u8,
     /// One placement search at a time: the search uses every core.
     search: Arc<Semaphore>,
+    /// The statistics plot, drawn once on the first request (it decodes every table).
+    stats: std::sync::OnceLock<Result<String, String>>,
+    stats_started: std::sync::atomic::AtomicBool,
 }
 
 /// An error answer: its status and the JSON `error` text.
@@ -155,6 +158,8 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         timeout: Duration::from_secs_f64(args.timeout),
         max_search_hand: args.max_search_hand,
         search: Arc::new(Semaphore::new(1)),
+        stats: std::sync::OnceLock::new(),
+        stats_started: std::sync::atomic::AtomicBool::new(false),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
@@ -180,6 +185,8 @@ fn router(app: Arc<App>) -> Router {
         .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }))
         .route("/health", get(|| async { Json(json!({ "status": "ok" })) }))
         .route("/api/info", get(info))
+        .route("/stats", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], STATS_HTML) }))
+        .route("/stats.svg", get(stats_svg))
         .route("/api/probe", get(probe))
         .route("/api/mainline", get(mainline))
         .fallback(|| async { ApiError(StatusCode::NOT_FOUND, "no such page; the API is /api/probe, /api/mainline, /api/info and /health".into()) })
@@ -382,6 +389,52 @@ fn board_json(rules: &morris::rules::Rules) -> JsonValue {
         "columns": 2 * g.rings + 1,
         "stones": rules.stones,
     })
+}
+
+/// The statistics page: it fetches `stats.svg` (trying again while it is being drawn)
+/// and shows it inline, so that the plot's tooltips work.
+const STATS_HTML: &str = r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Table statistics</title>
+<style>body{font-family:system-ui,sans-serif;margin:16px;color:#202124;background:#fafafa}#plot svg{max-width:100%;height:auto}#note{color:#5f6368}</style>
+</head><body>
+<h1>Table statistics</h1>
+<p><a href="./">Back to the board</a> · wins, draws and losses for the side to move, and the depths, of every table the server holds</p>
+<p id="note">Drawing the statistics…</p>
+<div id="plot"></div>
+<script>
+async function load(tries) {
+  const res = await fetch("stats.svg").catch(() => null);
+  if (res && res.ok) { document.getElementById("plot").innerHTML = await res.text(); document.getElementById("note").textContent = ""; document.body.dataset.ready = "1"; return; }
+  if (res && res.status !== 503) { document.getElementById("note").textContent = "The statistics cannot be drawn."; return; }
+  if (tries > 0) setTimeout(() => load(tries - 1), 1000); else document.getElementById("note").textContent = "The statistics take too long to draw; reload later.";
+}
+load(600);
+</script>
+</body></html>
+"#;
+
+/// The plot of `morris stats --plot` over the served tables, drawn on the first request
+/// in the background and kept; a request waits for it up to `--timeout`, then gets 503.
+async fn stats_svg(State(app): State<Arc<App>>) -> Response {
+    use std::sync::atomic::Ordering;
+    if !app.stats_started.swap(true, Ordering::SeqCst) {
+        let worker = app.clone();
+        tokio::task::spawn_blocking(move || {
+            let title = format!("{} tables", worker.tb.rules());
+            let svg = super::plot::svg_for_dir(worker.tb.dir(), worker.tb.rules(), &title).map_err(|e| without_paths(&worker, &e.to_string()));
+            let _ = worker.stats.set(svg);
+        });
+    }
+    let until = Instant::now() + app.timeout;
+    loop {
+        match app.stats.get() {
+            Some(Ok(svg)) => return ([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg.clone()).into_response(),
+            Some(Err(e)) => return ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the statistics cannot be drawn: {e}")).into_response(),
+            None if Instant::now() >= until => return ApiError(StatusCode::SERVICE_UNAVAILABLE, "the statistics are still being drawn; try again in a moment".into()).into_response(),
+            None => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
 }
 
 async fn info(State(app): State<Arc<App>>) -> Result<Json<JsonValue>, ApiError> {
