@@ -326,6 +326,13 @@ fn web_board_in_chromium() {
     let board_top = eval(&tab, "document.getElementById('board').getBoundingClientRect().top").as_f64().unwrap();
     assert_eq!(p["result"], "win", "3-3 is a first-player win");
     assert_eq!(eval(&tab, "document.getElementById('undo').disabled"), true);
+    // No coordinate label lies under a stone: each label's box clear of every point's
+    // stone circle.
+    let overlaps = eval_json(
+        &tab,
+        "(() => { const out = []; for (const t of document.querySelectorAll('.coords text')) { const a = t.getBoundingClientRect();          for (const q of ORDER) { const c = pointEls[q].stone.getBoundingClientRect(); const r = c.width / 2, cx = c.x + r, cy = c.y + r;          const dx = Math.max(a.left - cx, 0, cx - a.right), dy = Math.max(a.top - cy, 0, cy - a.bottom); if (dx * dx + dy * dy < r * r) out.push(t.textContent + '/' + q); } } return out; })()",
+    );
+    assert_eq!(overlaps, serde_json::json!([]), "labels under stones");
     // During placement every empty point is coloured by its best placement's result.
     let mut want = serde_json::Map::new();
     for m in p["moves"].as_array().unwrap() {

@@ -196,13 +196,14 @@ function buildBoard() {
     const [x1, y1] = xy(p), [x2, y2] = xy(q);
     svg("line", { x1, y1, x2, y2, "data-edge": `${p}-${q}` }, lines);
   }
+  // The labels sit clear of the stones on the edge points (a stone's radius is 34).
   const labels = svg("g", { class: "coords" }, root);
   for (let c = 0; c < BOARD.columns; c++) {
-    const t = svg("text", { x: xy(`${"abcdefg"[c]}1`)[0], y: span + 48 }, labels);
+    const t = svg("text", { x: xy(`${"abcdefg"[c]}1`)[0], y: span + 58 }, labels);
     t.textContent = "abcdefg"[c];
   }
   for (let r = 1; r <= BOARD.columns; r++) {
-    const t = svg("text", { x: -56, y: xy(`a${r}`)[1] + 1 }, labels);
+    const t = svg("text", { x: -62, y: xy(`a${r}`)[1] + 1 }, labels);
     t.textContent = String(r);
   }
   const layer = svg("g", { class: "points" }, root);
