@@ -344,12 +344,12 @@ function renderInfo() {
     const count = (c) => ORDER.filter((q) => pos.board[q] === c).length;
     $("hands").textContent = pos.wh > 0 || pos.bh > 0
       ? `In hand: White ${pos.wh} · Black ${pos.bh}`
-      : `Movement phase · on board: White ${count("W")} · Black ${count("B")}`;
+      : `Movement phase · White ${count("W")} · Black ${count("B")}`;
   } else {
     $("side-to-move").textContent = "";
     $("hands").textContent = "";
   }
-  $("method").textContent = p && p.method && !state.setup ? `${p.method === "table" ? "from tables" : "by search"}${typeof p.seconds === "number" ? `, ${fmtSeconds(p.seconds)}` : ""}` : "";
+  $("method").textContent = p && p.method && !state.setup ? `${p.method === "table" ? "table" : "search"}${typeof p.seconds === "number" ? `, ${fmtSeconds(p.seconds)}` : ""}` : "";
   $("value-words").title = $("value-words").textContent;
   $("facts").title = [$("side-to-move").textContent, $("hands").textContent, $("method").textContent].filter((t) => t).join(" · ");
   $("undo").disabled = !!state.setup || state.index <= 0;
