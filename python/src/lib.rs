@@ -162,6 +162,25 @@ enum AnyPosition {
 }
 
 impl Tablebase {
+    /// `probe` applied to every position text in parallel, without the GIL.
+    fn batch<T: Send>(&self, py: Python<'_>, positions: &[String], probe: impl Fn(&EnginePosition) -> Result<T, ProbeError> + Sync) -> PyResult<Vec<T>> {
+        let rules = *self.tb.rules();
+        py.allow_threads(|| {
+            positions
+                .par_iter()
+                .map(|t| {
+                    let pos = t.parse::<EnginePosition>().map_err(|e| Err(format!("position `{t}`: {e}")))?;
+                    pos.validate_in(&rules).map_err(|e| Err(format!("position `{t}`: {e}")))?;
+                    probe(&pos).map_err(Ok)
+                })
+                .collect::<Result<Vec<_>, Result<ProbeError, String>>>()
+        })
+        .map_err(|e| match e {
+            Ok(probe) => probe_err(probe),
+            Err(text) => PositionError::new_err(text),
+        })
+    }
+
     fn position(&self, p: AnyPosition) -> PyResult<EnginePosition> {
         match p {
             AnyPosition::Object(p) if p.rules == *self.tb.rules() => Ok(p.pos),
@@ -206,40 +225,12 @@ impl Tablebase {
     /// `probe_wdl` of many positions (texts), on every core with the GIL released;
     /// the first error is raised.
     fn probe_wdl_batch(&self, py: Python<'_>, positions: Vec<String>) -> PyResult<Vec<&'static str>> {
-        let rules = *self.tb.rules();
-        py.allow_threads(|| {
-            positions
-                .par_iter()
-                .map(|t| {
-                    let pos = t.parse::<EnginePosition>().map_err(|e| Err(format!("position `{t}`: {e}")))?;
-                    pos.validate_in(&rules).map_err(|e| Err(format!("position `{t}`: {e}")))?;
-                    self.tb.probe_wdl(&pos).map(result_word).map_err(Ok)
-                })
-                .collect::<Result<Vec<_>, Result<ProbeError, String>>>()
-        })
-        .map_err(|e| match e {
-            Ok(probe) => probe_err(probe),
-            Err(text) => PositionError::new_err(text),
-        })
+        self.batch(py, &positions, |pos| self.tb.probe_wdl(pos).map(result_word))
     }
 
     /// `probe` of many positions (texts), on every core with the GIL released.
     fn probe_batch(&self, py: Python<'_>, positions: Vec<String>) -> PyResult<Vec<Value>> {
-        let rules = *self.tb.rules();
-        py.allow_threads(|| {
-            positions
-                .par_iter()
-                .map(|t| {
-                    let pos = t.parse::<EnginePosition>().map_err(|e| Err(format!("position `{t}`: {e}")))?;
-                    pos.validate_in(&rules).map_err(|e| Err(format!("position `{t}`: {e}")))?;
-                    self.tb.probe(&pos).map(Value::from).map_err(Ok)
-                })
-                .collect::<Result<Vec<_>, Result<ProbeError, String>>>()
-        })
-        .map_err(|e| match e {
-            Ok(probe) => probe_err(probe),
-            Err(text) => PositionError::new_err(text),
-        })
+        self.batch(py, &positions, |pos| self.tb.probe(pos).map(Value::from))
     }
 
     /// Every legal move with its value for the side that plays it, best first.
