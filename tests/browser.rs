@@ -604,6 +604,17 @@ fn web_board_in_chromium() {
     assert_eq!(eval(&tab, "document.getElementById('busy').hidden"), true);
     assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length"), 2, "the clicks made while busy were ignored");
     check_page(&tab, &server, &placed);
+    // A late answer is discarded: the answer for d1 (delayed) comes after the page has
+    // moved on to a position typed into the field, and changes nothing.
+    eval(&tab, "(() => { const f = window.fetch; window.fetch = (u, o) => new Promise((r) => setTimeout(r, String(u).includes('api/probe') && decodeURIComponent(String(u)).includes('WB. w') ? 2500 : 0)).then(() => f(u, o)); return true; })()");
+    click_point(&tab, "d1");
+    wait_until(&tab, "the request for d1", "document.body.dataset.busy === '1'");
+    let typed_now = server.probe(&format!("{}W.B w 2 2", ".".repeat(21)))["position"].as_str().unwrap().to_string();
+    eval(&tab, &format!("(() => {{ const i = document.getElementById('position-input'); i.value = {}; i.form.requestSubmit(); return true; }})()", js_str(&typed_now)));
+    wait_loaded(&tab, &typed_now);
+    std::thread::sleep(Duration::from_millis(3000));
+    assert_eq!(eval(&tab, "document.body.dataset.position"), typed_now.as_str(), "the late answer for d1 changed the page");
+    check_page(&tab, &server, &typed_now);
 
     lap("slow answer");
     // Screenshots: desktop with a stone selected in the movement phase, then a phone.

@@ -556,10 +556,12 @@ async function show(index) {
   state.hover = null;
   const entry = current();
   state.probe = cache.get(entry.position) || null;
+  // Every show supersedes the requests of earlier ones, even when its own answer is
+  // cached: a late answer for another entry must not replace this one's.
+  const token = ++state.token;
   setUrl(entry.position);
   renderAll();
-  if (state.probe) { done(entry); return true; }
-  const token = ++state.token;
+  if (state.probe) { setBusy(false); done(entry); return true; }
   setBusy(true);
   try {
     const p = await probe(entry.position);
