@@ -499,6 +499,13 @@ fn web_board_in_chromium() {
     }
     assert_eq!(eval(&tab, "document.getElementById('retry') === null"), true);
     assert_eq!(eval(&tab, "document.body.dataset.position"), typed.as_str());
+    // The next step clears the message: no stale error stays on screen.
+    let before = eval(&tab, "document.querySelectorAll('#history li').length").as_u64().unwrap();
+    click(&tab, "#undo");
+    wait_until(&tab, "the message cleared by Undo", "document.getElementById('status').textContent === ''");
+    click(&tab, "#redo");
+    wait_loaded(&tab, typed);
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length").as_u64().unwrap(), before);
 
     lap("position field");
     // "Play best line" steps through the mainline to its end.
