@@ -4,14 +4,8 @@
 # move's name, order and value) with the command line's `probe --json --moves`.
 # Usage: scripts/c-check.sh [GAMES] (default 100); exits non-zero on any difference.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 games=${1:-100}
-cargo build --release --locked --quiet
-cargo build --release --locked --quiet -p morris-capi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-target/release/morris solve --db "$work/db" -q > /dev/null
-cc -std=c11 -O2 -Wall -Wextra -Werror -I capi/include capi/c/check.c -L target/release -lmorris_c -o "$work/check"
+source "$(dirname "$0")/c-common.sh" check
 LD_LIBRARY_PATH=target/release "$work/check" "$work/db" "........................ w 4 4" "$games" 17 > "$work/c.txt"
 LD_LIBRARY_PATH=target/release "$work/check" "$work/db" "W..W....B..B....W....B.. w" "$games" 18 >> "$work/c.txt"
 cut -d'|' -f1 "$work/c.txt" | target/release/morris probe --db "$work/db" --json --moves - > "$work/cli.jsonl"
