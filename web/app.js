@@ -470,20 +470,18 @@ function moveItem(m, p) {
 function renderHistory() {
   const list = $("history");
   list.textContent = "";
-  // Numbered as players write games: "1. a7 b6 2. d7", "1... b6" when Black starts.
-  let number = 1;
+  // Numbered as players write games, each run of moves from the position it starts at.
+  const labels = [];
+  for (let s = 0; s < state.history.length;) {
+    labels.push(s === 0 ? "start" : "position");
+    let e = s + 1;
+    while (e < state.history.length && state.history[e].move) e++;
+    labels.push(...numberMoves(state.history[s].position, state.history.slice(s + 1, e).map((h) => h.move)));
+    s = e;
+  }
   state.history.forEach((h, i) => {
     const li = document.createElement("li");
-    let label = i === 0 || !h.move ? (i === 0 ? "start" : "position") : h.move;
-    if (i > 0 && h.move) {
-      const white = sideOf(state.history[i - 1].position) === "w";
-      if (white) label = `${number}. ${h.move}`;
-      else if (i === 1 || !state.history[i - 1].move) label = `${number}... ${h.move}`;
-      if (!white) number++;
-    } else if (i > 0) {
-      number = 1;
-    }
-    li.textContent = label;
+    li.textContent = labels[i];
     if (i === state.index) li.className = "current";
     if (i > state.index) li.classList.add("future");
     li.title = h.position;
@@ -701,7 +699,7 @@ function stopAnim() {
 }
 
 // Moves from `start` as players write them: "1. a1 a7 2. d1", "1... a7 2. d1".
-function lineText(start, moves) {
+function numberMoves(start, moves) {
   let white = sideOf(start) === "w";
   let n = 1;
   return moves.map((mv, i) => {
@@ -709,7 +707,7 @@ function lineText(start, moves) {
     if (!white) n++;
     white = !white;
     return text;
-  }).join(" ");
+  });
 }
 
 async function bestLine() {
@@ -738,7 +736,7 @@ async function bestLine() {
     renderInfo();
     return;
   }
-  status(`Best line, ${plies(steps.length)}: ${lineText(entry.position, steps.map((x) => x.move))}`, "info");
+  status(`Best line, ${plies(steps.length)}: ${numberMoves(entry.position, steps.map((x) => x.move)).join(" ")}`, "info");
   for (let i = 0; i < steps.length; i++) {
     if (anim.stop || current() !== entry && i === 0) break;
     await sleep(i === 0 ? 150 : STEP_MS);
