@@ -187,7 +187,6 @@ impl Solved for Cache {
 /// with the stones: every subspace to `s + o = 8` takes seconds, the whole game about an
 /// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
-    // The engine solves every rule set on the 24-point boards.
     let game = opts.rules.game();
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
     let _lock = crate::table::lock_dir(&opts.dir, "solving")?;

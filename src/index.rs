@@ -17,7 +17,7 @@
 
 use crate::combin::{binom, rank, unrank, BitOps};
 use crate::combin::pdep;
-use crate::geometry::{Bits, FULL};
+use crate::geometry::Bits;
 use crate::rules::Board;
 use crate::subspace::Subspace;
 use crate::symmetry;
@@ -43,7 +43,9 @@ impl SetOrbits {
         let points = mask.count_ones() as usize;
         let n = binom(points, k) as usize;
         const UNSET: u32 = u32::MAX;
-        let mut canon = vec![UNSET; binom(24, k) as usize];
+        // Indexed by the colex rank of the set among all sets of the 24-point grid, on
+        // which every board lies.
+        let mut canon = vec![UNSET; binom(crate::game::MAX_POINTS, k) as usize];
         let mut reps = Vec::new();
         let mut stab = Vec::new();
         let inverse: [usize; symmetry::COUNT] = std::array::from_fn(symmetry::inverse);
@@ -93,7 +95,7 @@ impl SetOrbits {
         static T: [OnceLock<SetOrbits>; 25] = [const { OnceLock::new() }; 25];
         static SIX: [OnceLock<SetOrbits>; 17] = [const { OnceLock::new() }; 17];
         match board {
-            Board::Nine | Board::NineDiagonal => T[k].get_or_init(|| SetOrbits::build(FULL, k)),
+            Board::Nine | Board::NineDiagonal => T[k].get_or_init(|| SetOrbits::build(board.mask(), k)),
             Board::Six => SIX[k].get_or_init(|| SetOrbits::build(board.mask(), k)),
         }
     }

@@ -349,10 +349,10 @@ impl FromStr for Position {
             return Err(PositionError::Fields(fields.len()));
         }
         let chars: Vec<char> = fields[0].chars().collect();
-        let board = match chars.len() {
-            24 => Board::Nine,
-            16 => Board::Six,
-            n => return Err(PositionError::BoardLength(n)),
+        // The notation's length names the board: 24 points (with or without the
+        // diagonals, which the rule set adds) or the 16 of `six`.
+        let Some(board) = [Board::Nine, Board::Six].into_iter().find(|b| b.points() as usize == chars.len()) else {
+            return Err(PositionError::BoardLength(chars.len()));
         };
         let reading = &board.geometry().reading;
         let (mut white, mut black) = (0, 0);

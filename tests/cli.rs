@@ -362,3 +362,33 @@ fn exit_codes_fifos_and_thread_counts() {
     assert!(text(&out).contains("--threads must be between 1 and"), "{}", text(&out));
     assert!(morris(&["--threads", "2", "probe", "--db", d, ".WW....B.B....B........W b"]).status.success());
 }
+
+/// The placement search plays every rule set without cycles: under Morabaraba, `draw
+/// --search` equals the draw read from the tables, every first move included; under
+/// Lasker it is refused, naming why.
+#[test]
+fn draw_by_search_under_other_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = morris(&["solve", "--rules", "morabaraba", "--db", d, "--start", "4-4", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let last = |o: &Output| -> serde_json::Value { serde_json::from_str(String::from_utf8_lossy(&o.stdout).lines().last().unwrap()).unwrap() };
+    let sorted = |v: &serde_json::Value| {
+        let mut m: Vec<String> = v["moves"].as_array().unwrap().iter().map(|m| m.to_string()).collect();
+        m.sort();
+        m
+    };
+    let tables = last(&morris(&["draw", "--rules", "morabaraba", "--db", d, "--stones", "4-4", "--json"]));
+    let search = last(&morris(&["draw", "--rules", "morabaraba", "--db", d, "--stones", "4-4", "--json", "--search"]));
+    assert_eq!((tables["method"].as_str(), search["method"].as_str()), (Some("tables"), Some("search")));
+    assert_eq!((&tables["result"], &tables["plies"]), (&search["result"], &search["plies"]));
+    assert_eq!(sorted(&tables), sorted(&search));
+    assert!(sorted(&tables).len() == 24, "{tables}");
+
+    let lasker = dir.path().join("lasker");
+    let l = lasker.to_str().unwrap();
+    assert!(morris(&["solve", "--rules", "lasker", "--db", l, "--max-stones", "6", "--quiet"]).status.success());
+    let out = morris(&["draw", "--rules", "lasker", "--db", l, "--stones", "3-3", "--search"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(text(&out).contains("Lasker"), "{}", text(&out));
+}

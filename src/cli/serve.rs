@@ -248,8 +248,9 @@ async fn compute<T: Send + 'static>(
 /// Whether answering about `pos` needs a placement search: its sector table is missing.
 /// Refuses when the search would start from more stones in hand than the server allows.
 fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
-    // The search plays the standard rules only: other rules are read from tables.
-    if pos.is_movement() || *app.tb.rules() != morris::Rules::STANDARD {
+    // Lasker's placement phase has cycles, which the search cannot play: there, every
+    // answer is read from tables.
+    if pos.is_movement() || app.tb.rules().lasker {
         return Ok(false);
     }
     let Some(sector) = sector_of_in(app.tb.rules(), pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))? else { return Ok(false) };

@@ -8,7 +8,8 @@
 
 use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
 use crate::value::{sort_moves, MoveInfo};
-use crate::geometry::{Bits, FULL};
+use crate::game::{Game, MAX_POINTS};
+use crate::geometry::Bits;
 use crate::index::SetOrbits;
 use crate::position::{Color, Position};
 use crate::solver::Progress;
@@ -16,18 +17,18 @@ use crate::value::Value;
 use rayon::prelude::*;
 
 fn key(white: Bits, black: Bits) -> u64 {
-    (white as u64) << 24 | black as u64
+    (white as u64) << MAX_POINTS | black as u64
 }
 
 /// A symmetry-invariant key that `unkey` turns back into a member of the class.
-fn canonical(white: Bits, black: Bits) -> u64 {
-    let orbits = SetOrbits::get(white.count_ones() as usize);
+fn canonical(game: &Game, white: Bits, black: Bits) -> u64 {
+    let orbits = SetOrbits::get_on(game.rules.board, white.count_ones() as usize);
     let (orbit, b) = orbits.canonical_pair(white, black);
     key(orbits.representative(orbit), b)
 }
 
 fn unkey(k: u64) -> (Bits, Bits) {
-    ((k >> 24) as Bits, (k & FULL as u64) as Bits)
+    ((k >> MAX_POINTS) as Bits, (k & ((1 << MAX_POINTS) - 1)) as Bits)
 }
 
 /// Solves the game from `root` exactly. `tables` must hold `MovementTables::needed(root)`.
@@ -35,6 +36,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
     if root.is_movement() {
         return movement_root(root, tables);
     }
+    let game = tables.game();
     let plies = Ply::schedule(root);
     // plies[t] for t < last are placement-phase plies; plies[last] is movement.
     let last = plies.len() - 1;
@@ -47,7 +49,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
     };
 
     // Forward: the layers of placement-phase positions, canonical and sorted.
-    let mut layers: Vec<Vec<u64>> = vec![vec![canonical(root.white, root.black)]];
+    let mut layers: Vec<Vec<u64>> = vec![vec![canonical(game, root.white, root.black)]];
     for t in 0..last.saturating_sub(1) {
         progress.begin(&format!("placement: ply {} forward", t + 1), layers[t].len() as u64);
         let (ply, next) = (plies[t], plies[t + 1]);
@@ -57,10 +59,10 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                 let (m, o) = split(ply, k);
                 let mut out = Vec::new();
                 if terminal(ply, m).is_none() {
-                    for_each_ply_move(crate::game::Game::standard(), ply, m, o, |_, cm, co| {
+                    for_each_ply_move(game, ply, m, o, |_, cm, co| {
                         // children are seen from the next side to move: (co, cm) in its colours
                         let (w, b) = join(next, co, cm);
-                        out.push(canonical(w, b));
+                        out.push(canonical(game, w, b));
                     });
                 }
                 progress.advance(1);
@@ -89,7 +91,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
             }
             let (w, b) = join(next, cm, co);
             let layer = child_layer.expect("child layer exists");
-            let at = layer.binary_search(&canonical(w, b)).expect("child is in the next layer");
+            let at = layer.binary_search(&canonical(game, w, b)).expect("child is in the next layer");
             Value::decode(next_values[at])
         };
         let values: Vec<u8> = layers[t]
@@ -98,7 +100,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                 let (m, o) = split(ply, k);
                 let v = terminal(ply, m).unwrap_or_else(|| {
                     let mut best: Option<Value> = None;
-                    for_each_ply_move(crate::game::Game::standard(), ply, m, o, |_, cm, co| {
+                    for_each_ply_move(game, ply, m, o, |_, cm, co| {
                         let v = child_value(co, cm).parent();
                         if best.is_none_or(|b| v.goodness() > b.goodness()) {
                             best = Some(v);
@@ -113,7 +115,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
         if t == 0 {
             let (m, o) = (root.mover(), root.opponent());
             if terminal(ply, m).is_none() {
-                for_each_ply_move(crate::game::Game::standard(), ply, m, o, |mv, cm, co| {
+                for_each_ply_move(game, ply, m, o, |mv, cm, co| {
                     let v = child_value(co, cm).parent();
                     let (w, b) = join(next, co, cm);
                     let pos = Position {
@@ -122,7 +124,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                         white_hand: next.white_hand,
                         black_hand: next.black_hand,
                         to_move: next.to_move,
-                        board: crate::rules::Board::Nine,
+                        board: root.board,
                     };
                     root_moves.push(MoveInfo { mv, child: pos, value: v });
                 });

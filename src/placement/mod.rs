@@ -44,11 +44,14 @@ type Loader = dyn Fn(Subspace) -> Result<Values, TableError> + Send + Sync;
 /// Values of movement positions, by subspace, held in memory. Tables are loaded on
 /// first use, so a search touches only the subspaces its proof tree reaches.
 pub struct MovementTables {
-    /// One value byte per slot.
-    tables: [[OnceLock<Values>; 10]; 10],
+    /// The rules whose movement phase these tables hold: searches over them play by
+    /// these rules, and index on this board.
+    game: &'static Game,
+    /// One value byte per slot, by stones of the side to move and of the other.
+    tables: [[OnceLock<Values>; 13]; 13],
     /// Results only, packed four 2-bit codes per byte (0 draw, 1 win, 2 loss): a quarter
     /// of the memory, and much faster to load, for searches that settle results only.
-    wld: [[OnceLock<Values>; 10]; 10],
+    wld: [[OnceLock<Values>; 13]; 13],
     loader: Option<Box<Loader>>,
     wld_loader: Option<Box<Loader>>,
     error: Mutex<Option<TableError>>,
@@ -69,8 +72,9 @@ fn pack_wld(values: &[u8]) -> Vec<u8> {
 }
 
 impl MovementTables {
-    fn empty() -> MovementTables {
+    fn empty(game: &'static Game) -> MovementTables {
         MovementTables {
+            game,
             tables: std::array::from_fn(|_| std::array::from_fn(|_| OnceLock::new())),
             wld: std::array::from_fn(|_| std::array::from_fn(|_| OnceLock::new())),
             loader: None,
@@ -79,9 +83,15 @@ impl MovementTables {
         }
     }
 
-    /// Tables already in memory (for example straight from the solver).
+    /// Tables of the standard game already in memory (for example straight from the
+    /// solver).
     pub fn from_map(map: HashMap<Subspace, Vec<u8>>) -> MovementTables {
-        let t = MovementTables::empty();
+        MovementTables::from_map_in(Game::standard(), map)
+    }
+
+    /// [`MovementTables::from_map`] for the tables of `game`'s rules.
+    pub fn from_map_in(game: &'static Game, map: HashMap<Subspace, Vec<u8>>) -> MovementTables {
+        let t = MovementTables::empty(game);
         for (sub, values) in map {
             let _ = t.wld[sub.s as usize][sub.o as usize].set(Arc::new(pack_wld(&values)));
             let _ = t.tables[sub.s as usize][sub.o as usize].set(Arc::new(values));
@@ -93,11 +103,18 @@ impl MovementTables {
     /// Both must check what they read (`TableFile::read_all_mapped` and
     /// `read_wld_mapped` do). A failure is kept and reported by
     /// [`MovementTables::take_error`].
+    /// The tables are of `game`'s rules.
     pub fn lazy(
+        game: &'static Game,
         load: impl Fn(Subspace) -> Result<Values, TableError> + Send + Sync + 'static,
         load_wld: impl Fn(Subspace) -> Result<Values, TableError> + Send + Sync + 'static,
     ) -> MovementTables {
-        MovementTables { loader: Some(Box::new(load)), wld_loader: Some(Box::new(load_wld)), ..MovementTables::empty() }
+        MovementTables { loader: Some(Box::new(load)), wld_loader: Some(Box::new(load_wld)), ..MovementTables::empty(game) }
+    }
+
+    /// The rules these tables were solved under.
+    pub fn game(&self) -> &'static Game {
+        self.game
     }
 
     /// The movement subspaces a game from `root` can reach once both hands are empty.
@@ -138,7 +155,7 @@ impl MovementTables {
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
         let table = self.table(sub, false);
         // An empty table stands for one that failed to load (see `take_error`).
-        table.get(SubspaceIndex::new(sub).index(mover, opp) as usize).or(Some(&0))
+        table.get(SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp) as usize).or(Some(&0))
     }
 
     /// Like `locate`, in the packed result tables: the byte and the code's shift.
@@ -149,7 +166,7 @@ impl MovementTables {
         }
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
         let table = self.table(sub, true);
-        let i = SubspaceIndex::new(sub).index(mover, opp) as usize;
+        let i = SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp) as usize;
         Some((table.get(i / 4).unwrap_or(&0), 2 * (i % 4) as u32))
     }
 
@@ -317,8 +334,9 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
     let (m, o) = (root.mover(), root.opponent());
     let mut moves = Vec::new();
     if m.count_ones() >= 3 {
-        for_each_move(Game::standard(), m, o, |mv, cm, co| {
-            moves.push(MoveInfo { mv, child: Position::movement(root.to_move.other(), cm, co), value: tables.value(cm, co).parent() })
+        for_each_move(tables.game, m, o, |mv, cm, co| {
+            let child = Position { board: root.board, ..Position::movement(root.to_move.other(), cm, co) };
+            moves.push(MoveInfo { mv, child, value: tables.value(cm, co).parent() })
         });
     }
     crate::value::sort_moves(&mut moves);

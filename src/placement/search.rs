@@ -20,7 +20,8 @@ use super::tt::Bounds;
 pub use super::tt::Tt;
 use super::{prefetch, for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
 use crate::value::{sort_moves, MoveInfo};
-use crate::geometry::{Bits, FULL, POINT_MILLS};
+use crate::game::{Game, MAX_POINTS};
+use crate::geometry::Bits;
 use crate::index::SetOrbits;
 use crate::position::Position;
 use crate::solver::Progress;
@@ -71,6 +72,8 @@ struct Child {
 /// keeps. [`solve`] and [`solve_in`] drive it; use it directly to value positions of
 /// the root's game one by one with [`Search::exact`].
 pub struct Search<'a> {
+    /// The rules of the tables, which the search plays by.
+    game: &'static Game,
     plies: Vec<Ply>,
     /// Index of the first movement ply.
     last: usize,
@@ -85,13 +88,13 @@ pub struct Search<'a> {
 /// The transposition key of a node: the position up to symmetry, the mover's stone
 /// count (orbit numbers are per count) and both hands, all from the side to move's point
 /// of view. A value depends on nothing else (not on colour, nor on the root), so one
-/// table serves any number of searches.
+/// table serves any number of searches of one rule set.
 #[inline(always)]
-fn key(ply: Ply, mover: Bits, opp: Bits) -> u64 {
+fn key(game: &Game, ply: Ply, mover: Bits, opp: Bits) -> u64 {
     let k = mover.count_ones();
-    let (orbit, b) = SetOrbits::get(k as usize).canonical_pair(mover, opp);
+    let (orbit, b) = SetOrbits::get_on(game.rules.board, k as usize).canonical_pair(mover, opp);
     let (mh, oh) = (ply.mover_hand() as u64, (ply.white_hand + ply.black_hand - ply.mover_hand()) as u64);
-    1 << 54 | oh << 50 | mh << 46 | (k as u64) << 42 | (orbit as u64) << 24 | b as u64
+    1 << 54 | oh << 50 | mh << 46 | (k as u64) << 42 | (orbit as u64) << MAX_POINTS | b as u64
 }
 
 /// The best score over children that are movement positions, stopping at `beta`.
@@ -126,15 +129,16 @@ fn best_of_leaves<'t, A: Copy>(
 
 /// Points where `side` would close a mill by adding one stone.
 #[inline]
-fn mill_threats(side: Bits, empty: Bits) -> Bits {
+fn mill_threats(game: &Game, side: Bits, empty: Bits) -> Bits {
     let mut out = 0;
     let mut e = empty;
     while e != 0 {
         let p = e.trailing_zeros() as usize;
         e &= e - 1;
-        let [m1, m2] = POINT_MILLS[p];
-        let (r1, r2) = (m1 & !(1 << p), m2 & !(1 << p));
-        if side & r1 == r1 || side & r2 == r2 {
+        // Unused entries are `NO_MILL`, a point no side holds.
+        let [m1, m2, m3] = game.point_mills[p];
+        let (r1, r2, r3) = (m1 & !(1 << p), m2 & !(1 << p), m3 & !(1 << p));
+        if side & r1 == r1 || side & r2 == r2 || side & r3 == r3 {
             out |= 1 << p;
         }
     }
@@ -148,7 +152,8 @@ impl<'a> Search<'a> {
         let plies = Ply::schedule(root);
         let last = plies.len() - 1;
         Search {
-            history: (0..plies.len() * 24).map(|_| AtomicU64::new(0)).collect(),
+            game: tables.game(),
+            history: (0..plies.len() * MAX_POINTS).map(|_| AtomicU64::new(0)).collect(),
             plies,
             last,
             tables,
@@ -169,7 +174,7 @@ impl<'a> Search<'a> {
         if let Some(v) = terminal(self.plies[t], mover) {
             return v.goodness();
         }
-        let k = key(self.plies[t], mover, opp);
+        let k = key(self.game, self.plies[t], mover, opp);
         // The result first, over the packed result tables.
         if self.search(t, mover, opp, k | WLD_ONLY, -1, 1) == 0 {
             return 0;
@@ -221,11 +226,11 @@ impl<'a> Search<'a> {
         }
         let (ply, next) = (self.plies[t], self.plies[t + 1]);
         let mut children = Vec::with_capacity(64);
-        let empty = !(mover | opp) & FULL;
-        let (threats, mine) = (mill_threats(opp, empty), mill_threats(mover, empty));
+        let empty = !(mover | opp) & self.game.full;
+        let (threats, mine) = (mill_threats(self.game, opp, empty), mill_threats(self.game, mover, empty));
         let mut best = -INF;
         let mut moved_to = Vec::with_capacity(64);
-        for_each_ply_move(crate::game::Game::standard(), ply, mover, opp, |mv, after, opp_after| {
+        for_each_ply_move(self.game, ply, mover, opp, |mv, after, opp_after| {
             let mut order = 0;
             if opp_after != opp {
                 order += 4000;
@@ -258,11 +263,11 @@ impl<'a> Search<'a> {
             self.store(key, t, best, alpha, beta);
             return best;
         }
-        let hist = &self.history[t * 24..t * 24 + 24];
+        let hist = &self.history[t * MAX_POINTS..(t + 1) * MAX_POINTS];
         let mut floor = -INF;
         let mut kept = Vec::with_capacity(children.len());
         for c in children.iter_mut() {
-            c.key = self::key(next, c.mover, c.opp) | (key & WLD_ONLY);
+            c.key = self::key(self.game, next, c.mover, c.opp) | (key & WLD_ONLY);
             self.tt.prefetch(c.key);
             if key & WLD_ONLY == 0 {
                 self.tt.prefetch(c.key | WLD_ONLY);
@@ -404,16 +409,17 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
     if terminal(ply, m).is_some() {
         return Solution { value: Value::Loss(0), moves: vec![], nodes: 0 };
     }
+    let game = tables.game();
     let mut moves = vec![];
-    for_each_ply_move(crate::game::Game::standard(), ply, m, o, |mv, after, opp_after| moves.push((mv, after, opp_after)));
+    for_each_ply_move(game, ply, m, o, |mv, after, opp_after| moves.push((mv, after, opp_after)));
     // Symmetric first moves lead to the same child; solve each distinct child once.
-    let mut keyed: Vec<(u64, Bits, Bits)> = moves.iter().map(|&(_, a, oa)| (key(next, oa, a), oa, a)).collect();
+    let mut keyed: Vec<(u64, Bits, Bits)> = moves.iter().map(|&(_, a, oa)| (key(game, next, oa, a), oa, a)).collect();
     keyed.sort_unstable();
     keyed.dedup_by_key(|k| k.0);
     let work: u64 = keyed.iter().map(|&(_, cm, co)| {
         let mut n = 0;
         if 1 < searcher.last && terminal(next, cm).is_none() {
-            for_each_ply_move(crate::game::Game::standard(), next, cm, co, |_, _, _| n += 1);
+            for_each_ply_move(game, next, cm, co, |_, _, _| n += 1);
         }
         n
     }).sum();
@@ -421,10 +427,10 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
     let scores: Vec<(u64, i32)> = keyed.par_iter().map(|&(k, cm, co)| (k, searcher.exact(1, cm, co))).collect();
     let mut out = Vec::with_capacity(moves.len());
     for (mv, after, opp_after) in moves {
-        let k = key(next, opp_after, after);
+        let k = key(game, next, opp_after, after);
         let g = scores[scores.binary_search_by_key(&k, |s| s.0).unwrap()].1;
         let (w, b) = next.colours(opp_after, after);
-        let pos = Position { white: w, black: b, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move, board: crate::rules::Board::Nine };
+        let pos = Position { white: w, black: b, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move, board: root.board };
         out.push(MoveInfo { mv, child: pos, value: from_goodness(g).parent() });
     }
     sort_moves(&mut out);

@@ -8,7 +8,7 @@
 
 use super::{MovementTables, Solution, Tt, Values};
 use crate::position::Position;
-use crate::probe::{sector_of, ProbeError, Tablebase};
+use crate::probe::{sector_of_in, ProbeError, Tablebase};
 use crate::solver::Progress;
 use crate::subspace::Subspace;
 use crate::table::TableError;
@@ -107,10 +107,10 @@ impl Searcher {
     /// `keep_bytes`). Ignores placement sector tables, even where they exist; a
     /// movement position's solution is read from its tables.
     pub fn solve(&self, pos: &Position, progress: &dyn Progress) -> Result<Solution, ProbeError> {
-        if *self.tb.rules() != crate::Rules::STANDARD {
+        if self.tb.rules().lasker {
             return Err(ProbeError::SearchRules(*self.tb.rules()));
         }
-        sector_of(pos)?;
+        sector_of_in(self.tb.rules(), pos)?;
         let tables = self.movement_tables(pos)?;
         let (generation, tt) = {
             let mut g = self.tt.lock().unwrap();
@@ -182,6 +182,7 @@ impl Searcher {
         let files = Arc::new(files);
         let wld_files = files.clone();
         Ok(MovementTables::lazy(
+            crate::game::Game::of(*self.tb.rules()),
             move |sub| kept.get((sub, false), || files[&sub].read_all_mapped()),
             move |sub| wld_kept.get((sub, true), || wld_files[&sub].read_wld_mapped()),
         ))

@@ -42,9 +42,9 @@ pub enum ProbeError {
     /// was discarded.
     #[error("the search of {0} overlapped a search that failed to load a table; its result was discarded")]
     Discarded(Position),
-    /// The placement search generates the moves of the standard rules only: under
-    /// other rules, positions are answered from their sectors' tables.
-    #[error("the placement search plays the standard rules only, not `{0}`: solve the placement sectors of these rules instead (`morris solve --rules {0} --start WK-BK`)")]
+    /// The placement search needs a placement phase without cycles, which Lasker rules
+    /// do not have: there, positions are answered from their sectors' tables.
+    #[error("the placement search cannot play `{0}`: a side with stones in hand may also move under Lasker rules, so its placement phase has cycles; solve the placement sectors of these rules instead (`morris solve --rules {0} --start WK-BK`)")]
     SearchRules(Rules),
     /// The directory has no draw classes (or their sector values cannot be read).
     #[error("no draw classes in {}: {why}", dir.display())]
