@@ -5,6 +5,8 @@
 #   morris solve --all --ultra --db DB
 # Usage: scripts/strength.sh DB [GAMES] [PLAYERS]   (PLAYERS default "strong ultra")
 # BUDGETS="N ..." overrides the budgets. Prints one JSON line a match (morris match --json) to stdout, and a table to stderr.
+# RESUME=FILE (the stdout of an interrupted run) takes every match FILE already holds
+# (same players, games and seed) from it instead of playing it again.
 set -euo pipefail
 db=${1:?usage: scripts/strength.sh DB [GAMES] [PLAYERS]}
 games=${2:-100}
@@ -16,7 +18,25 @@ for perfect in $players; do
     ab="alphabeta:nodes=$nodes"
     for side in white black; do
       if [ "$side" = white ]; then w=$perfect b=$ab; else w=$ab b=$perfect; fi
-      line=$("$morris" match --db "$db" --white "$w" --black "$b" --games "$games" --seed 17 --json -q)
+      line=""
+      if [ -n "${RESUME:-}" ] && [ -f "$RESUME" ]; then
+        line=$(python3 - "$RESUME" "$w" "$b" "$games" <<'EOF'
+import json, sys
+path, w, b, games = sys.argv[1:]
+for l in open(path):
+    try:
+        j = json.loads(l)
+    except ValueError:
+        continue
+    if (j.get("white"), j.get("black"), j.get("games"), j.get("seed")) == (w, b, int(games), 17):
+        print(l.strip())
+        break
+EOF
+)
+      fi
+      if [ -z "$line" ]; then
+        line=$("$morris" match --db "$db" --white "$w" --black "$b" --games "$games" --seed 17 --json -q)
+      fi
       echo "$line"
       python3 - "$perfect" "$nodes" "$side" "$line" >&2 <<'EOF'
 import json, sys
