@@ -157,20 +157,6 @@ pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Res
     }
 }
 
-/// Refuses a directory that holds a table of other rules: a directory holds the tables
-/// of one rule set.
-fn one_rule_set(dir: &Path, rules: &crate::Rules) -> Result<(), TableError> {
-    let entries = std::fs::read_dir(dir).map_err(|source| TableError::Io { path: dir.to_owned(), source })?;
-    for sector in entries.filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()) {
-        match TableFile::open(&table_path(dir, sector), sector, rules) {
-            Err(e @ TableError::WrongRules { .. }) => return Err(e),
-            // Damage is for the table's own turn: it is solved again or reported.
-            _ => {}
-        }
-    }
-    Ok(())
-}
-
 struct Cache(HashMap<Subspace, Vec<u8>>);
 
 impl Solved for Cache {
@@ -190,7 +176,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
     let game = opts.rules.game();
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
     let _lock = crate::table::lock_dir(&opts.dir, "solving")?;
-    one_rule_set(&opts.dir, &opts.rules)?;
+    crate::table::one_rule_set(&opts.dir, &opts.rules)?;
     let units = plan(opts);
     let mut cache = Cache(HashMap::new());
     let mut reports = Vec::new();

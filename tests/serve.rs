@@ -333,3 +333,14 @@ fn a_table_truncated_while_served_is_an_error_not_a_crash() {
     assert!(errors > 0, "reads past the new end of the file fail");
     assert_eq!(server.json("/health").0, 200, "the server is still up");
 }
+
+/// A server started under other rules than its directory's tables refuses to start,
+/// naming both rule sets and the flag that serves them, rather than open a board whose
+/// every request fails.
+#[test]
+fn a_directory_of_other_rules_is_refused_at_start() {
+    let out = morris(&["serve", "--db", whole_game(), "--rules", "morabaraba", "--addr", "127.0.0.1:0"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("`standard`") && err.contains("`morabaraba`") && err.contains("--rules standard"), "{err}");
+}

@@ -147,6 +147,11 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let max_connections = args.max_connections.unwrap_or(1024.min(fd_room));
     anyhow::ensure!(max_connections >= 1, "--max-connections must be at least 1");
     let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
+    // Fail closed at once: a board of one rule set over another's tables would only
+    // ever answer with errors.
+    if let Err(e @ TableError::WrongRules { found, .. }) = morris::table::one_rule_set(&args.db, rules) {
+        anyhow::bail!("{e}; serve these tables with `--rules {found}`, or solve `{rules}` into a directory of its own");
+    }
     let tables = std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count();
     if tables == 0 {
         eprintln!("warning: no tables in {}: every probe will fail until you run `morris solve --db {}`", args.db.display(), args.db.display());

@@ -167,6 +167,20 @@ impl TableError {
     }
 }
 
+/// Refuses a directory that holds a table of other rules than `rules`, naming both: a
+/// directory holds the tables of one rule set. Reads each table's header only.
+pub fn one_rule_set(dir: &Path, rules: &Rules) -> Result<(), TableError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| TableError::Io { path: dir.to_owned(), source })?;
+    for sector in entries.filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()) {
+        match TableFile::open(&table_path(dir, sector), sector, rules) {
+            Err(e @ TableError::WrongRules { .. }) => return Err(e),
+            // Damage is for the table's own turn: it is solved again or reported.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// The file name of a sector's table inside a database directory.
 pub fn table_path(dir: &Path, sector: impl Into<Sector>) -> PathBuf {
     dir.join(format!("{}.mtb", sector.into()))
