@@ -6,7 +6,9 @@
 # of earlier starts are kept, so each time is what the start adds), peak memory.
 # Starts beyond 5 have no published value ("-"): only those up to 5 can differ.
 # Usage: scripts/variants.sh [DIR]   (default /tmp/variants; RULES="lasker" for one set,
-# MAX=7 for the starts up to 7-7)
+# MAX=7 for the starts up to 7-7, SEARCH=1 to value each empty board a second time by
+# the placement search over the movement tables alone, `draw --search`, which shares no
+# code with the induction that wrote the sector tables; Lasker's is refused: cycles)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-/tmp/variants}
@@ -28,13 +30,21 @@ for rules in ${RULES:-lasker morabaraba}; do
       /usr/bin/time -v "$bin" solve --rules "$rules" --db "$dir/$rules" --start "$wk-$bk" -q > /dev/null 2> "$log"
       wall=$(grep -o 'Elapsed (wall clock) time.*' "$log" | awk '{print $NF}')
       peak=$(grep -o 'Maximum resident set size.*' "$log" | awk '{printf "%.0f MB", $NF / 1024}')
-      got=$("$bin" draw --rules "$rules" --db "$dir/$rules" --stones "$wk-$bk" --json | tail -1 |
-        python3 -c 'import json,sys; j=json.load(sys.stdin); r=j["result"]; print({"win":"W","loss":"L","draw":"D"}[r] + ("" if j["plies"] is None else str(j["plies"])))')
+      value() {
+        "$bin" draw --rules "$rules" --db "$dir/$rules" --stones "$wk-$bk" --json "$@" | tail -1 |
+          python3 -c 'import json,sys; j=json.load(sys.stdin); r=j["result"]; print({"win":"W","loss":"L","draw":"D"}[r] + ("" if j["plies"] is None else str(j["plies"])))'
+      }
+      got=$(value)
+      searched=""
+      if [ "${SEARCH:-0}" = 1 ] && [ "$rules" != lasker ]; then
+        s=$(value --search)
+        if [ "$s" = "$got" ]; then searched="  search $s"; else searched="  SEARCH DIFFERS: $s"; status=1; fi
+      fi
       want=${published[$rules,$wk-$bk]:--}
       mark=ok
       if [ "$want" = - ]; then mark=unpublished
       elif [ "$got" != "$want" ]; then mark=DIFFERS; status=1; fi
-      printf '%-11s %s  %-4s published %-4s %s  %9s  %s\n' "$rules" "$wk-$bk" "$got" "$want" "$mark" "$wall" "$peak"
+      printf '%-11s %s  %-4s published %-4s %s  %9s  %s%s\n' "$rules" "$wk-$bk" "$got" "$want" "$mark" "$wall" "$peak" "$searched"
       rm -f "$log"
     done
   done
