@@ -12,8 +12,14 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             eprintln!("error: {err}");
+            // Errors that wrap another print its text already: say each thing once.
+            let mut said = err.to_string();
             for cause in err.chain().skip(1) {
-                eprintln!("  caused by: {cause}");
+                let text = cause.to_string();
+                if !said.contains(&text) {
+                    eprintln!("  caused by: {text}");
+                }
+                said = text;
             }
             if let Some(advice) = cli::advice(&err) {
                 eprintln!("  hint: {advice}");

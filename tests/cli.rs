@@ -323,6 +323,12 @@ fn bad_input_never_panics_and_scripts_get_json() {
     assert_eq!(lines.len(), 2);
     assert!(lines[0]["error"].as_str().unwrap().contains("UTF-8"));
     assert_eq!(lines[1]["plies"], 26);
+    // A position of the other board: the error names both boards and the length, once.
+    let out = morris(&["probe", "--db", dbs(), "................ w 3 3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("16 points") && err.contains("24 characters"), "{err}");
+    assert_eq!(err.matches("24 characters").count(), 1, "said once: {err}");
     // Sizes beyond the machine are refused up front.
     for size in ["99999999999999999999", "18446744073709551615", "0", "-1"] {
         let out = morris(&["draw", "--db", dbs(), "--stones", "3-3", "--tt-mib", size]);
