@@ -412,3 +412,38 @@ fn full_board_rule_in_the_12_12_unit() {
         assert!(full > 0);
     }
 }
+
+/// Under `take=each` only a double mill takes two stones, and on the boards without
+/// diagonals (`nine`, `six`) no movement move closes two: a slide leaves a point on
+/// every mill line through its destination but one (each edge lies on a mill line,
+/// which the moving stone has just left), and three flying stones make one mill at
+/// most. So the movement phase of `standard,take=each` is the standard one, value and
+/// depth. Checked here on the boards' geometry, and on every movement table with
+/// `s + o <= 8` byte for byte. On `nine-diagonal` a slide along a diagonal can close two
+/// mills, and the movement phases differ.
+#[test]
+fn take_each_changes_no_movement_table_without_diagonals() {
+    for board in [morris::rules::Board::Nine, morris::rules::Board::Six, morris::rules::Board::NineDiagonal] {
+        let geo = board.geometry();
+        let most = geo
+            .edges
+            .iter()
+            .flat_map(|&(p, q)| [(p, q), (q, p)])
+            .map(|(from, to)| geo.mills.iter().filter(|&&m| m >> to & 1 != 0 && m >> from & 1 == 0).count())
+            .max()
+            .unwrap();
+        let diagonal = board == morris::rules::Board::NineDiagonal;
+        assert_eq!(most, if diagonal { 2 } else { 1 }, "{board:?}: mills a slide can close at once");
+    }
+    let standard = engine(&Rules::STANDARD, 8);
+    let take_each = engine(&"standard,take=each".parse().unwrap(), 8);
+    assert_eq!(standard.len(), take_each.len());
+    for (sub, values) in &standard {
+        assert!(take_each[sub] == *values, "{sub}: standard,take=each differs from standard");
+    }
+    // And the check can fail: on the diagonal board the two differ, from s + o = 9 on
+    // (two mills need 5 stones, and taking 2 of 3 wins as surely as taking 1).
+    let morabaraba = engine(&"morabaraba".parse().unwrap(), 9);
+    let each = engine(&"morabaraba,take=each".parse().unwrap(), 9);
+    assert!(morabaraba.iter().any(|(sub, v)| each[sub] != *v), "morabaraba,take=each equals morabaraba");
+}
