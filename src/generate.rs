@@ -133,11 +133,11 @@ pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
 /// Solves one unit of placement sectors: by one pass of induction, or by the
 /// retrograde solver under Lasker rules (where moves of a stone lead from the unit
 /// back into it).
-pub fn solve_placement_unit(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>)> {
+pub fn solve_placement_unit(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::solver::TooDeep> {
     // Induction knows placements only: a Lasker sector's moves go to the retrograde
     // solver even where they leave the unit.
     if unit.len() == 1 && !unit[0].cyclic_in(game) && !game.rules.lasker {
-        vec![(unit[0], solve_sector_in(game, unit[0], tables, progress))]
+        Ok(vec![(unit[0], solve_sector_in(game, unit[0], tables, progress)?)])
     } else {
         crate::solver::solve_sectors(game, unit, tables, progress)
     }
@@ -206,7 +206,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
             }
         }
         let start = Instant::now();
-        let solved = solve_unit_in(game, unit, &cache, reporter);
+        let solved = solve_unit_in(game, unit, &cache, reporter)?;
         let seconds = start.elapsed().as_secs_f64();
         for (sub, values) in solved {
             let stats = Stats::of(&SubspaceIndex::on(game.rules.board, sub.s, sub.o), &values);
@@ -282,7 +282,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
             }
         }
         let start = Instant::now();
-        let solved = solve_placement_unit(game, unit, &cache, reporter);
+        let solved = solve_placement_unit(game, unit, &cache, reporter)?;
         let seconds = start.elapsed().as_secs_f64();
         for (sector, values) in solved {
             let stats = Stats::of(&sector.index_on(game.rules.board), &values);

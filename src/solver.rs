@@ -196,21 +196,36 @@ fn prefetch<T>(p: *const T) {
     };
 }
 
+/// A unit whose values go deeper than the one-byte value encoding holds (wins to
+/// [`MAX_WIN`](crate::value::MAX_WIN) plies, losses to
+/// [`MAX_LOSS`](crate::value::MAX_LOSS)): no table can be written for it. The standard
+/// game's deepest value is 204 plies, but other rules can go deeper (`removal=strict`
+/// does, from its 4-6 subspace on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{sector} has values of {depth} plies or more, beyond the one-byte value encoding of the tables (wins to 253 plies, losses to 254): these rules cannot be tabled in this format")]
+pub struct TooDeep {
+    /// A sector of the unit that holds such a value.
+    pub sector: Sector,
+    /// The first depth that did not fit.
+    pub depth: u16,
+}
+
 /// Solves one unit under the standard rules. `solved` must hold every subspace in
 /// `unit.dependencies()`. Returns the value bytes of each member subspace, in
 /// `unit.members()` order.
 pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
-    solve_unit_in(Game::standard(), unit, solved, progress)
+    solve_unit_in(Game::standard(), unit, solved, progress).expect("the standard game's values fit the encoding (deepest 204 plies)")
 }
 
 /// Solves one unit under `game`'s rules (a 24-point board). `solved` must hold every
-/// subspace in `unit.dependencies_in(game)`.
-pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
+/// subspace in `unit.dependencies_in(game)`. Fails if a value is deeper than the
+/// encoding holds.
+pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Result<Vec<(Subspace, Vec<u8>)>, TooDeep> {
     let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
-    solve_sectors(game, &sectors, &BySubspace(solved), progress)
+    Ok(solve_sectors(game, &sectors, &BySubspace(solved), progress)?
         .into_iter()
         .map(|(sector, values)| (sector.subspace().expect("a movement unit"), values))
-        .collect()
+        .collect())
 }
 
 /// Solves a unit of sectors joined by moves without removal: a movement unit, or
@@ -218,8 +233,8 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
 /// stone and keep its hand). `members` are one sector, or a sector and its
 /// `after_slide` mirror; `solved` holds every sector their other moves lead into
 /// (placements, removals, and a slide out of the unit). Returns each member's values,
-/// in `members` order.
-pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>)> {
+/// in `members` order, or [`TooDeep`] as soon as a value does not fit the encoding.
+pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, TooDeep> {
     let name = members_in.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" + ");
     let mut members: Vec<Member> = members_in
         .iter()
@@ -232,6 +247,9 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         })
         .collect();
     let frontier = Frontier::new(members.len());
+    // The deepest value that did not fit, if any (a win one ply beyond a child's
+    // deepest loss, met while initialising).
+    let too_deep = std::sync::atomic::AtomicU16::new(0);
 
     let total: u64 = members.iter().map(|m| m.index.len()).sum();
     progress.begin(&format!("{name}: initialise"), total);
@@ -261,6 +279,7 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         let m = &mut members[j];
         let (index, value, counter) = (&m.index, &m.value, &m.counter);
         let frontier = &frontier;
+        let too_deep = &too_deep;
         let opp_orbits = SetOrbits::get(sector.o as usize);
         m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| crate::cpu::fast!({
             let mut kids = [0u64; 128];
@@ -324,8 +343,15 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                     None
                 };
                 if let Some(v) = v {
-                    value[i].store(v.encode().expect("depth fits the encoding"), Relaxed);
-                    decided.push((v.plies().unwrap_or(0), i as u32));
+                    match v.encode() {
+                        Some(byte) => {
+                            value[i].store(byte, Relaxed);
+                            decided.push((v.plies().unwrap_or(0), i as u32));
+                        }
+                        None => {
+                            too_deep.fetch_max(v.plies().unwrap_or(0), Relaxed);
+                        }
+                    }
                 }
             }
             frontier.flush(j, &mut decided);
@@ -333,13 +359,21 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         }));
     }
 
+    let deepest = too_deep.into_inner();
+    if deepest > 0 {
+        return Err(TooDeep { sector: members[0].sector, depth: deepest });
+    }
     for d in 0..=256u16 {
         let lists: Vec<Vec<u32>> = (0..members.len()).map(|j| frontier.take(j, d)).collect();
         let count: usize = lists.iter().map(|l| l.len()).sum();
         if count == 0 {
             continue;
         }
-        assert!(d <= crate::value::MAX_LOSS, "depth {d} exceeds the value encoding");
+        // Level 254's losses made wins in 255 plies, which no byte holds.
+        if d > crate::value::MAX_LOSS {
+            let at = lists.iter().position(|l| !l.is_empty()).unwrap_or(0);
+            return Err(TooDeep { sector: members[at].sector, depth: d });
+        }
         progress.begin(&format!("{name}: depth {d}"), count as u64);
         let target_byte = if d % 2 == 1 { enc_win(d) } else { enc_loss(d) };
         for (j, list) in lists.iter().enumerate() {
@@ -411,5 +445,28 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         }
     }
 
-    members.drain(..).map(|m| (m.sector, into_plain(m.value))).collect()
+    Ok(members.drain(..).map(|m| (m.sector, into_plain(m.value))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A child table of losses in 254 plies, the deepest loss a byte holds, makes the
+    /// captures into it wins in 255: an error naming the unit, not a panic or a wrong
+    /// byte. The same unit over the true 3-3 table solves.
+    #[test]
+    fn values_beyond_the_encoding_are_an_error() {
+        let unit = Unit::all_in_order().into_iter().find(|u| u.members().contains(&Subspace::new(3, 4).unwrap())).unwrap();
+        let sub33 = Subspace::new(3, 3).unwrap();
+        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(254); SubspaceIndex::new(sub33).len() as usize])].into();
+        let err = solve_unit_in(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
+        assert_eq!(err.depth, 255);
+        assert!(unit.members().contains(&err.sector.subspace().unwrap()), "{err}");
+        assert!(err.to_string().contains("255 plies"), "{err}");
+        let unit33 = Unit::all_in_order()[0];
+        let real: HashMap<Subspace, Vec<u8>> = solve_unit_in(Game::standard(), unit33, &HashMap::new(), &NoProgress).unwrap().into_iter().collect();
+        assert!(solve_unit_in(Game::standard(), unit, &real, &NoProgress).is_ok());
+    }
 }

@@ -21,7 +21,7 @@ fn engine(rules: &Rules, max_total: u8) -> HashMap<Subspace, Vec<u8>> {
     let game = rules.game();
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order_up_to(rules.stones).into_iter().filter(|u| u.total() <= max_total) {
-        for (sub, values) in solve_unit_in(game, unit, &solved, &NoProgress) {
+        for (sub, values) in solve_unit_in(game, unit, &solved, &NoProgress).unwrap() {
             solved.insert(sub, values);
         }
     }
@@ -150,13 +150,13 @@ fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
     let opts = Options { dir: PathBuf::new(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules: *rules };
     let mut movement: HashMap<Subspace, Vec<u8>> = HashMap::new();
     for unit in generate::plan(&opts) {
-        for (sub, values) in solve_unit_in(game, unit, &movement, &NoProgress) {
+        for (sub, values) in solve_unit_in(game, unit, &movement, &NoProgress).unwrap() {
             movement.insert(sub, values);
         }
     }
     let mut all: HashMap<Sector, Vec<u8>> = movement.into_iter().map(|(s, v)| (s.into(), v)).collect();
     for unit in generate::plan_units(&opts).unwrap() {
-        for (sector, values) in generate::solve_placement_unit(game, &unit, &all, &NoProgress) {
+        for (sector, values) in generate::solve_placement_unit(game, &unit, &all, &NoProgress).unwrap() {
             all.insert(sector, values);
         }
     }
@@ -395,7 +395,7 @@ fn full_board_rule_in_the_12_12_unit() {
     let unit = Subspace::new(12, 12).unwrap().unit();
     for (rule_set, full_value) in [("morabaraba", Value::Draw), ("morabaraba,full-board=loss", Value::Loss(0))] {
         let rules: Rules = rule_set.parse().unwrap();
-        let solved = solve_unit_in(rules.game(), unit, &draws, &NoProgress);
+        let solved = solve_unit_in(rules.game(), unit, &draws, &NoProgress).unwrap();
         let idx = morris::index::SubspaceIndex::new(unit.members()[0]);
         let (mut full, mut checked) = (0, 0);
         for (i, m, o) in idx.walk(0, idx.len()) {

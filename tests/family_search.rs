@@ -38,7 +38,7 @@ fn check(rule_set: &str, wk: u8, bk: u8, games: usize) {
     let game = rules.game();
     let mut movement = HashMap::new();
     for unit in Unit::all_in_order_up_to(wk.max(bk)) {
-        for (sub, values) in solve_unit_in(game, unit, &movement, &NoProgress) {
+        for (sub, values) in solve_unit_in(game, unit, &movement, &NoProgress).unwrap() {
             movement.insert(sub, values);
         }
     }

@@ -17,10 +17,11 @@ use crate::index::SubspaceIndex;
 use crate::movegen::NONE;
 use crate::position::Color;
 use crate::sector::Sector;
-use crate::solver::Progress;
+use crate::solver::{Progress, TooDeep};
 use crate::value::Value;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// Solved tables, one value byte per slot, by sector.
 pub trait SectorTables: Sync {
@@ -50,12 +51,13 @@ struct Target<'a> {
 /// Solves a sector with stones in hand (at least one side's hand not empty) under the
 /// standard rules.
 pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<u8> {
-    solve_sector_in(Game::standard(), sector, tables, progress)
+    solve_sector_in(Game::standard(), sector, tables, progress).expect("the standard game's values fit the encoding (deepest 204 plies)")
 }
 
 /// Solves a sector with stones in hand under `game`'s rules (not `lasker`, whose
 /// sectors with stones in hand have cycles). `tables` holds `sector.children_in(game)`.
-pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<u8> {
+/// Fails if a value is deeper than the encoding holds.
+pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<u8>, TooDeep> {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
     assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");
     let idx = sector.index_on(game.rules.board);
@@ -66,20 +68,30 @@ pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, p
         [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index_on(game.rules.board), values: tables.values(c) }) } else { None });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
+    let too_deep = AtomicU16::new(0);
     out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| crate::cpu::fast!({
         let start = (c * CHUNK) as u64;
         let mut at = [0u64; MAX_CHILDREN];
         for ((_, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
-            *slot = value_of(game, sector, m, o, &plain, &captures, &mut at);
+            match value_of(game, sector, m, o, &plain, &captures, &mut at) {
+                Ok(byte) => *slot = byte,
+                Err(depth) => {
+                    too_deep.fetch_max(depth, Relaxed);
+                }
+            }
         }
         progress.advance(chunk.len() as u64);
     }));
-    out
+    match too_deep.into_inner() {
+        0 => Ok(out),
+        depth => Err(TooDeep { sector, depth }),
+    }
 }
 
-/// The value byte of the position `(mover, opp)` of `sector`.
+/// The value byte of the position `(mover, opp)` of `sector`, or its depth if no byte
+/// holds it.
 #[inline(always)]
-fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target, captures: &[Option<Target>; 2], at: &mut [u64; MAX_CHILDREN]) -> u8 {
+fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target, captures: &[Option<Target>; 2], at: &mut [u64; MAX_CHILDREN]) -> Result<u8, u16> {
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // Every non-capturing child has the same side to move, the current opponent.
     let prep = plain.index.prepare(opp, true);
@@ -101,7 +113,7 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
         }
     });
     if wins_now {
-        return crate::value::enc_win(1);
+        return Ok(crate::value::enc_win(1));
     }
     let mut best: Option<Value> = None;
     for &a in &at[..n] {
@@ -116,5 +128,6 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
         }
     }
     // No legal move: a side that moves is blocked (a placing side always has a move).
-    best.unwrap_or(Value::Loss(0)).encode().expect("placement depths fit the value byte")
+    let best = best.unwrap_or(Value::Loss(0));
+    best.encode().ok_or(best.plies().unwrap_or(0))
 }

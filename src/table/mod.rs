@@ -109,6 +109,10 @@ pub enum TableError {
         /// The file.
         path: PathBuf,
     },
+    /// A solve met a value deeper than a table's one-byte values hold: nothing is
+    /// written for its unit.
+    #[error(transparent)]
+    TooDeep(#[from] crate::solver::TooDeep),
     /// The file has a format version other than [`VERSION`]; solve it again.
     #[error("{} has format version {found}; this build reads version {VERSION}", path.display())]
     Version {
