@@ -71,12 +71,11 @@ fn tables_of_other_rules_are_refused_naming_both() {
     assert!(o.status.success(), "{}", text(&o));
     assert!(String::from_utf8_lossy(&o.stdout).contains(r#""rules":"lasker""#), "{}", text(&o));
 
-    // The server: an error naming both, and /api/info names the server's rules.
-    let srv = server::Server::start(other.path(), &[]);
-    let (status, j) = srv.api("probe", ".WW....B.B....B........W b");
-    assert_eq!(status, 500, "{j}");
-    assert!(j["error"].as_str().unwrap().contains("`lasker`"), "{j}");
-    assert_eq!(srv.json("/api/info").1["rules"], "standard");
+    // The server refuses to start over tables of other rules, naming both; under their
+    // own rules it serves them, and /api/info names the server's rules.
+    let o = morris(&["serve", "--db", d, "--addr", "127.0.0.1:0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("`lasker`") && text(&o).contains("`standard`") && text(&o).contains("--rules lasker"), "{}", text(&o));
     let srv = server::Server::start(other.path(), &["--rules", "lasker"]);
     assert_eq!(srv.json("/api/info").1["rules"], "lasker");
     assert_eq!(srv.api("probe", ".WW....B.B....B........W b").0, 200);
