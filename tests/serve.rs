@@ -344,3 +344,26 @@ fn a_directory_of_other_rules_is_refused_at_start() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("`standard`") && err.contains("`morabaraba`") && err.contains("--rules standard"), "{err}");
 }
+
+/// Under other rules without cycles the server searches too: Morabaraba placement
+/// positions without their sector tables are answered by search (before, with a 404
+/// naming the missing table), and equal the answers read from the tables.
+#[test]
+fn a_search_answers_under_morabaraba_and_agrees_with_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let (movement, whole) = (dir.path().join("movement"), dir.path().join("whole"));
+    for (d, scope) in [(&movement, ["--max-stones", "6"]), (&whole, ["--start", "3-3"])] {
+        let out = morris(&["solve", "--rules", "morabaraba", "--db", d.to_str().unwrap(), "--quiet", scope[0], scope[1]]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let server = Server::start(&movement, &["--rules", "morabaraba", "--timeout", "300"]);
+    let tables = Server::start(&whole, &["--rules", "morabaraba"]);
+    for pos in ["........................ w 3 3", "W.......B............... w 2 2", "WW.......B.............. b 1 2"] {
+        let (status, searched) = server.json(&probe_path(pos));
+        assert_eq!(status, 200, "{searched}");
+        assert_eq!(searched["method"], "search");
+        let (status, read) = tables.json(&probe_path(pos));
+        assert_eq!((status, &read["method"]), (200, &serde_json::json!("table")), "{read}");
+        assert_eq!(essentials(&searched), essentials(&read), "{pos}");
+    }
+}
