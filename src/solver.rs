@@ -357,12 +357,13 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
             frontier.flush(j, &mut decided);
             progress.advance(cap_chunk.len() as u64);
         }));
+        // Checked after each member, so the error names the member that holds the value.
+        let deepest = too_deep.load(Relaxed);
+        if deepest > 0 {
+            return Err(TooDeep { sector, depth: deepest });
+        }
     }
 
-    let deepest = too_deep.into_inner();
-    if deepest > 0 {
-        return Err(TooDeep { sector: members[0].sector, depth: deepest });
-    }
     for d in 0..=256u16 {
         let lists: Vec<Vec<u32>> = (0..members.len()).map(|j| frontier.take(j, d)).collect();
         let count: usize = lists.iter().map(|l| l.len()).sum();
@@ -463,7 +464,13 @@ mod tests {
         let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(254); SubspaceIndex::new(sub33).len() as usize])].into();
         let err = solve_unit_in(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
         assert_eq!(err.depth, 255);
-        assert!(unit.members().contains(&err.sector.subspace().unwrap()), "{err}");
+        // Only 3-4's captures lead into 3-3 (4-3's leave two stones): the error names it,
+        // whichever member comes first in the unit.
+        assert_eq!(err.sector.subspace(), Some(Subspace::new(3, 4).unwrap()), "{err}");
+        let reversed: Vec<Sector> = unit.members().into_iter().rev().map(Sector::from).collect();
+        assert_eq!(reversed[1].subspace(), Some(Subspace::new(3, 4).unwrap()));
+        let err = solve_sectors(Game::standard(), &reversed, &BySubspace(&deep), &NoProgress).unwrap_err();
+        assert_eq!(err.sector, reversed[1], "{err}");
         assert!(err.to_string().contains("255 plies"), "{err}");
         let unit33 = Unit::all_in_order()[0];
         let real: HashMap<Subspace, Vec<u8>> = solve_unit_in(Game::standard(), unit33, &HashMap::new(), &NoProgress).unwrap().into_iter().collect();
