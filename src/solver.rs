@@ -14,6 +14,10 @@
 //!    `max(d, deepest capture win) + 1`, the loser's longest resistance.
 //! 3. Whatever is still open is a draw.
 //!
+//! Values deeper than a value byte holds (some rule sets go past 252 plies) take the
+//! byte [`DEEP_WIN`] or [`DEEP_LOSS`] and keep their exact depth in a side map, and the
+//! level lists grow as deep as the values go: [`solve_sectors_deep`].
+//!
 //! Counting distinct child slots forward and distinct parent slots backward keeps the
 //! counters exact under symmetry: parent orbit P reaches child orbit C by some move if
 //! and only if C's representative has an unmove into P's orbit.
@@ -25,13 +29,16 @@ use crate::placement::for_each_ply_move;
 use crate::placement::induction::SectorTables;
 use crate::sector::Sector;
 use crate::subspace::{Subspace, Unit};
-use crate::value::{enc_loss, enc_win, Value, DRAW};
+use crate::value::{enc_loss, enc_win, is_deep, Deep, Value, DEEP_LOSS, DEEP_WIN, DRAW};
+use std::collections::HashMap;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Marks a position that cannot lose because a capture leads to a draw.
 const NEVER_LOSES: u8 = u8::MAX;
+/// Marks a capture win too deep for the byte: its depth is in `Member::cap_deep`.
+const CAP_DEEP: u8 = u8::MAX - 1;
 const CHUNK: usize = 1 << 14;
 
 /// Receives progress reports; the library stays free of any terminal code.
@@ -53,12 +60,28 @@ pub trait Solved: Sync {
     /// The value bytes of `sub`, one per slot of its index; may panic if `sub` was
     /// not solved.
     fn values(&self, sub: Subspace) -> &[u8];
+    /// The exact depths of `sub`'s deep values ([`DEEP_WIN`], [`DEEP_LOSS`]); none by
+    /// default.
+    fn deep(&self, _sub: Subspace) -> Option<&Deep> {
+        None
+    }
 }
 
 impl Solved for std::collections::HashMap<Subspace, Vec<u8>> {
     fn values(&self, sub: Subspace) -> &[u8] {
         &self[&sub]
     }
+}
+
+/// The value of the byte `b` at `slot` of a table whose deep values are `deep`.
+/// A deep byte without its depth is a broken invariant of the caller (tables are
+/// checked when read), so it panics rather than guess.
+#[inline(always)]
+pub(crate) fn value_at(b: u8, slot: u64, deep: Option<&Deep>) -> Value {
+    if !is_deep(b) {
+        return Value::decode(b);
+    }
+    deep.and_then(|d| d.value(b, slot)).unwrap_or_else(|| panic!("deep value byte {b} at slot {slot} without its depth"))
 }
 
 /// Figures over the positions (not holes) of one solved subspace.
@@ -81,6 +104,11 @@ pub struct Stats {
 impl Stats {
     /// The figures of a solved table: `values` holds one value byte per slot of `index`.
     pub fn of(index: &SubspaceIndex, values: &[u8]) -> Stats {
+        Stats::of_deep(index, values, None)
+    }
+
+    /// [`Stats::of`] a table with deep values, whose depths are in `deep`.
+    pub fn of_deep(index: &SubspaceIndex, values: &[u8], deep: Option<&Deep>) -> Stats {
         values
             .par_chunks(CHUNK)
             .enumerate()
@@ -92,7 +120,7 @@ impl Stats {
                         continue;
                     }
                     st.positions += 1;
-                    match Value::decode(b) {
+                    match value_at(b, i, deep) {
                         Value::Win(d) => {
                             st.wins += 1;
                             st.max_win = st.max_win.max(d)
@@ -123,6 +151,11 @@ struct Member {
     value: Vec<AtomicU8>,
     counter: Vec<AtomicU8>,
     cap_max: Vec<u8>,
+    /// Exact depths of the deep values set so far, by slot (stale for a win later
+    /// bettered to a byte of its own: only slots holding a deep byte are read).
+    deep: Sharded,
+    /// Exact depths of the capture wins marked [`CAP_DEEP`].
+    cap_deep: Sharded,
     /// Position in the unit of the sector that moves without removal lead to (none
     /// where the side to move cannot move a stone, or its move leaves the unit).
     target: Option<usize>,
@@ -134,6 +167,84 @@ struct BySubspace<'a>(&'a dyn Solved);
 impl SectorTables for BySubspace<'_> {
     fn values(&self, sector: Sector) -> &[u8] {
         self.0.values(sector.subspace().expect("a movement unit depends on movement subspaces"))
+    }
+    fn deep(&self, sector: Sector) -> Option<&Deep> {
+        self.0.deep(sector.subspace().expect("a movement unit depends on movement subspaces"))
+    }
+}
+
+/// A map from slot to depth behind one lock per shard: deep values are rare, and the
+/// threads of one level touch different slots.
+struct Sharded(Vec<Mutex<HashMap<u32, u16>>>);
+
+impl Sharded {
+    const SHARDS: usize = 64;
+
+    fn new() -> Sharded {
+        Sharded((0..Self::SHARDS).map(|_| Mutex::new(HashMap::new())).collect())
+    }
+
+    fn shard(&self, slot: u32) -> std::sync::MutexGuard<'_, HashMap<u32, u16>> {
+        self.0[slot as usize % Self::SHARDS].lock().unwrap()
+    }
+
+    fn get(&self, slot: u32) -> Option<u16> {
+        self.shard(slot).get(&slot).copied()
+    }
+
+    fn set(&self, slot: u32, depth: u16) {
+        self.shard(slot).insert(slot, depth);
+    }
+
+    /// The entries whose slot still holds a deep byte in `values`.
+    fn into_deep(self, values: &[u8]) -> Deep {
+        Deep::new(
+            self.0
+                .into_iter()
+                .flat_map(|m| m.into_inner().unwrap())
+                .filter(|&(slot, _)| is_deep(values[slot as usize]))
+                .map(|(slot, d)| (slot as u64, d))
+                .collect(),
+        )
+    }
+}
+
+/// The deepest win and loss a value byte of its own holds; deeper values take
+/// [`DEEP_WIN`] or [`DEEP_LOSS`] and a [`Deep`] entry. Tests lower them to reach the
+/// deep path on small subspaces.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The deepest win with a byte of its own (odd).
+    pub max_win: u16,
+    /// The deepest loss with a byte of its own (even).
+    pub max_loss: u16,
+}
+
+impl Limits {
+    /// The table encoding's: [`MAX_WIN`](crate::value::MAX_WIN) and
+    /// [`MAX_LOSS`](crate::value::MAX_LOSS).
+    pub const TABLE: Limits = Limits { max_win: crate::value::MAX_WIN, max_loss: crate::value::MAX_LOSS };
+
+    #[inline(always)]
+    fn is_deep(self, v: Value) -> bool {
+        match v {
+            Value::Win(d) => d > self.max_win,
+            Value::Loss(d) => d > self.max_loss,
+            Value::Draw => false,
+        }
+    }
+
+    /// The byte of `v` (right parity assumed), and whether it is deep.
+    #[inline(always)]
+    fn byte(self, v: Value) -> (u8, bool) {
+        match v {
+            Value::Win(_) if self.is_deep(v) => (DEEP_WIN, true),
+            Value::Loss(_) if self.is_deep(v) => (DEEP_LOSS, true),
+            Value::Win(d) => (enc_win(d), false),
+            Value::Loss(d) => (enc_loss(d), false),
+            Value::Draw => (DRAW, false),
+        }
     }
 }
 
@@ -162,29 +273,42 @@ pub(crate) fn dedup_sorted(buf: &mut [u64]) -> usize {
     n
 }
 
-/// Slots whose value was set, grouped by depth: the work list of each level.
+/// Slots whose value was set, grouped by depth: the work list of each level. The
+/// lists grow with the deepest value, which some rule sets take past 255 plies.
 struct Frontier {
     /// `lists[member][depth]`
-    lists: Vec<Vec<Mutex<Vec<u32>>>>,
+    lists: Vec<Mutex<Vec<Vec<u32>>>>,
 }
 
 impl Frontier {
     fn new(members: usize) -> Frontier {
-        Frontier { lists: (0..members).map(|_| (0..=256).map(|_| Mutex::new(Vec::new())).collect()).collect() }
+        Frontier { lists: (0..members).map(|_| Mutex::new(vec![Vec::new(); 257])).collect() }
     }
 
     /// Moves a thread's buffer of `(depth, slot)` into the shared lists.
     fn flush(&self, member: usize, buf: &mut Vec<(u16, u32)>) {
+        if buf.is_empty() {
+            return;
+        }
         buf.sort_unstable_by_key(|&(d, _)| d);
+        let mut lists = self.lists[member].lock().unwrap();
         for run in buf.chunk_by(|a, b| a.0 == b.0) {
-            let mut list = self.lists[member][run[0].0 as usize].lock().unwrap();
-            list.extend(run.iter().map(|&(_, slot)| slot));
+            let d = run[0].0 as usize;
+            if lists.len() <= d {
+                lists.resize(d + 1, Vec::new());
+            }
+            lists[d].extend(run.iter().map(|&(_, slot)| slot));
         }
         buf.clear();
     }
 
     fn take(&self, member: usize, depth: u16) -> Vec<u32> {
-        std::mem::take(&mut *self.lists[member][depth as usize].lock().unwrap())
+        self.lists[member].lock().unwrap().get_mut(depth as usize).map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Whether any list at `depth` or deeper holds a slot.
+    fn any_from(&self, depth: u16) -> bool {
+        self.lists.iter().any(|l| l.lock().unwrap().iter().skip(depth as usize).any(|v| !v.is_empty()))
     }
 }
 
@@ -202,7 +326,7 @@ fn prefetch<T>(p: *const T) {
 /// game's deepest value is 204 plies, but other rules can go deeper (`removal=strict`
 /// does, from its 4-6 subspace on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{sector} has values of {depth} plies or more, beyond the one-byte value encoding of the tables (wins to 253 plies, losses to 254): these rules cannot be tabled in this format")]
+#[error("{sector} has values of {depth} plies or more, beyond the one-byte value encoding of the tables (wins to 251 plies, losses to 252): these rules cannot be tabled in this format")]
 pub struct TooDeep {
     /// A sector of the unit that holds such a value.
     pub sector: Sector,
@@ -233,8 +357,22 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
 /// stone and keep its hand). `members` are one sector, or a sector and its
 /// `after_slide` mirror; `solved` holds every sector their other moves lead into
 /// (placements, removals, and a slide out of the unit). Returns each member's values,
-/// in `members` order, or [`TooDeep`] as soon as a value does not fit the encoding.
+/// in `members` order, or [`TooDeep`] if a value does not fit the byte encoding.
 pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, TooDeep> {
+    let solved = solve_sectors_deep(game, members_in, solved, progress, Limits::TABLE);
+    // The member with the shallowest deep value: where the depth first ran out.
+    let first_deep = solved.iter().filter_map(|(sector, _, deep)| deep.entries().iter().map(|e| e.1).min().map(|d| (d, *sector))).min_by_key(|e| e.0);
+    if let Some((depth, sector)) = first_deep {
+        return Err(TooDeep { sector, depth });
+    }
+    Ok(solved.into_iter().map(|(sector, values, _)| (sector, values)).collect())
+}
+
+/// [`solve_sectors`], with the values deeper than `limits` kept exactly: each member's
+/// bytes mark them [`DEEP_WIN`] or [`DEEP_LOSS`], and its [`Deep`] list holds their
+/// depths.
+#[doc(hidden)]
+pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn SectorTables, progress: &dyn Progress, limits: Limits) -> Vec<(Sector, Vec<u8>, Deep)> {
     let name = members_in.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" + ");
     let mut members: Vec<Member> = members_in
         .iter()
@@ -243,13 +381,10 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
             let n = index.len() as usize;
             assert!(n < u32::MAX as usize, "slots fit in u32");
             let target = if sector.slides(game) { members_in.iter().position(|&t| t == sector.after_slide()) } else { None };
-            Member { sector, index, value: atomic_vec(n), counter: atomic_vec(n), cap_max: vec![0; n], target }
+            Member { sector, index, value: atomic_vec(n), counter: atomic_vec(n), cap_max: vec![0; n], deep: Sharded::new(), cap_deep: Sharded::new(), target }
         })
         .collect();
     let frontier = Frontier::new(members.len());
-    // The deepest value that did not fit, if any (a win one ply beyond a child's
-    // deepest loss, met while initialising).
-    let too_deep = std::sync::atomic::AtomicU16::new(0);
 
     let total: u64 = members.iter().map(|m| m.index.len()).sum();
     progress.begin(&format!("{name}: initialise"), total);
@@ -258,10 +393,10 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         let target_index = members[j].target.map(|t| members[t].index);
         // Children outside the unit, by [placed][stones removed]: `None` where a removal
         // leaves the opponent below 3 stones (a win at once), or no such move exists.
-        let table = |x: Option<Sector>| x.map(|c| (c.index_on(game.rules.board), solved.values(c)));
+        let table = |x: Option<Sector>| x.map(|c| (c.index_on(game.rules.board), solved.values(c), solved.deep(c)));
         let take_two = |k: u8| k == 1 || game.take_each;
         let slides = sector.slides(game);
-        let outside: [[Option<(SubspaceIndex, &[u8])>; 3]; 2] = [
+        let outside: [[Option<(SubspaceIndex, &[u8], Option<&Deep>)>; 3]; 2] = [
             [
                 if slides && target_index.is_none() { table(Some(sector.after_slide())) } else { None },
                 table(sector.after_slide_removing(1).filter(|_| slides)),
@@ -277,9 +412,8 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         let ply = crate::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
         let (full_draw, full) = (game.full_board_draw, game.full);
         let m = &mut members[j];
-        let (index, value, counter) = (&m.index, &m.value, &m.counter);
+        let (index, value, counter, deep, cap_deep) = (&m.index, &m.value, &m.counter, &m.deep, &m.cap_deep);
         let frontier = &frontier;
-        let too_deep = &too_deep;
         let opp_orbits = SetOrbits::get(sector.o as usize);
         m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| crate::cpu::fast!({
             let mut kids = [0u64; 128];
@@ -304,7 +438,7 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                     if let (0, 0, Some(t)) = (removed, placed, target_index.as_ref()) {
                         kids[n] = t.index_with(&prep, cm, co);
                         n += 1;
-                    } else if let Some((ci, child_values)) = &outside[placed][removed] {
+                    } else if let Some((ci, child_values, child_deep)) = &outside[placed][removed] {
                         // Captures after one move share the capturer's stones (the child's
                         // opponent set), so their canonicalisation is prepared once per move.
                         let ci_slot = if placed == 0 {
@@ -316,7 +450,7 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                         } else {
                             ci.index(cm, co)
                         };
-                        match Value::decode(child_values[ci_slot as usize]) {
+                        match value_at(child_values[ci_slot as usize], ci_slot, *child_deep) {
                             Value::Loss(d) => best_loss = best_loss.min(d),
                             Value::Win(d) => cap_win = cap_win.max(d),
                             Value::Draw => cap_draw = true,
@@ -330,7 +464,14 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                 // that fixes the opponent's stones (common to all of them).
                 let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
                 counter[i].store(distinct as u8, Relaxed);
-                *cap_slot = if cap_draw { NEVER_LOSES } else { cap_win as u8 };
+                *cap_slot = if cap_draw {
+                    NEVER_LOSES
+                } else if limits.is_deep(Value::Win(cap_win)) {
+                    cap_deep.set(i as u32, cap_win);
+                    CAP_DEEP
+                } else {
+                    cap_win as u8
+                };
                 let v = if !any {
                     // Blocked: a loss, unless the board is full and the rules call that a
                     // draw, which no later level changes (it has no child to decide it).
@@ -343,40 +484,31 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                     None
                 };
                 if let Some(v) = v {
-                    match v.encode() {
-                        Some(byte) => {
-                            value[i].store(byte, Relaxed);
-                            decided.push((v.plies().unwrap_or(0), i as u32));
-                        }
-                        None => {
-                            too_deep.fetch_max(v.plies().unwrap_or(0), Relaxed);
-                        }
+                    let (byte, is_deep) = limits.byte(v);
+                    if is_deep {
+                        deep.set(i as u32, v.plies().unwrap_or(0));
                     }
+                    value[i].store(byte, Relaxed);
+                    decided.push((v.plies().unwrap_or(0), i as u32));
                 }
             }
             frontier.flush(j, &mut decided);
             progress.advance(cap_chunk.len() as u64);
         }));
-        // Checked after each member, so the error names the member that holds the value.
-        let deepest = too_deep.load(Relaxed);
-        if deepest > 0 {
-            return Err(TooDeep { sector, depth: deepest });
-        }
     }
 
-    for d in 0..=256u16 {
+    let mut next = 0u16;
+    while frontier.any_from(next) {
+        let d = next;
+        next += 1;
         let lists: Vec<Vec<u32>> = (0..members.len()).map(|j| frontier.take(j, d)).collect();
         let count: usize = lists.iter().map(|l| l.len()).sum();
         if count == 0 {
             continue;
         }
-        // Level 254's losses made wins in 255 plies, which no byte holds.
-        if d > crate::value::MAX_LOSS {
-            let at = lists.iter().position(|l| !l.is_empty()).unwrap_or(0);
-            return Err(TooDeep { sector: members[at].sector, depth: d });
-        }
         progress.begin(&format!("{name}: depth {d}"), count as u64);
-        let target_byte = if d % 2 == 1 { enc_win(d) } else { enc_loss(d) };
+        let level_value = if d % 2 == 1 { Value::Win(d) } else { Value::Loss(d) };
+        let (target_byte, deep_level) = limits.byte(level_value);
         for (j, list) in lists.iter().enumerate() {
             let child = &members[j];
             // Parents reach this member by a move without removal: they are the member
@@ -393,7 +525,7 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                 let mut decided: Vec<(u16, u32)> = Vec::new();
                 for &i in slots {
                     // A tentative win can have been bettered since it was listed.
-                    if child.value[i as usize].load(Relaxed) != target_byte {
+                    if child.value[i as usize].load(Relaxed) != target_byte || (deep_level && child.deep.get(i) != Some(d)) {
                         continue;
                     }
                     let (mover, opp) = child.index.unindex(i as u64);
@@ -409,7 +541,22 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                     });
                     // Parents share this position's mover set; only its symmetries can merge them.
                     let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
-                    if d % 2 == 0 {
+                    if d % 2 == 0 && limits.is_deep(Value::Win(d + 1)) {
+                        // Every update of this level sets the same deep win, under the
+                        // lock of the parent's shard, so the byte and its depth agree.
+                        for &p in &preds[..k] {
+                            let p = p as u32;
+                            let slot = &parent.value[p as usize];
+                            let mut depths = parent.deep.shard(p);
+                            let cur = slot.load(Relaxed);
+                            let better = cur == DRAW || (cur == DEEP_WIN && depths.get(&p).is_some_and(|&w| w > d + 1));
+                            if better {
+                                slot.store(DEEP_WIN, Relaxed);
+                                depths.insert(p, d + 1);
+                                decided.push((d + 1, p));
+                            }
+                        }
+                    } else if d % 2 == 0 {
                         let win = enc_win(d + 1);
                         for &p in &preds[..k] {
                             let slot = &parent.value[p as usize];
@@ -430,8 +577,13 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
                             if parent.counter[p].fetch_sub(1, Relaxed) == 1 {
                                 let cap = parent.cap_max[p];
                                 if cap != NEVER_LOSES && parent.value[p].load(Relaxed) == DRAW {
-                                    let depth = d.max(cap as u16) + 1;
-                                    let byte = Value::Loss(depth).encode().expect("loss depth fits the value encoding");
+                                    let cap = if cap == CAP_DEEP { parent.cap_deep.get(p as u32).expect("a deep capture win has its depth") } else { cap as u16 };
+                                    let depth = d.max(cap) + 1;
+                                    let (byte, is_deep) = limits.byte(Value::Loss(depth));
+                                    if is_deep {
+                                        // Set before the byte: a reader of the byte finds it.
+                                        parent.deep.set(p as u32, depth);
+                                    }
                                     if parent.value[p].compare_exchange(DRAW, byte, Relaxed, Relaxed).is_ok() {
                                         decided.push((depth, p as u32));
                                     }
@@ -446,7 +598,14 @@ pub fn solve_sectors(game: &Game, members_in: &[Sector], solved: &dyn SectorTabl
         }
     }
 
-    Ok(members.drain(..).map(|m| (m.sector, into_plain(m.value))).collect())
+    members
+        .drain(..)
+        .map(|m| {
+            let values = into_plain(m.value);
+            let deep = m.deep.into_deep(&values);
+            (m.sector, values, deep)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -454,16 +613,16 @@ mod tests {
     use super::*;
     use std::collections::HashMap;
 
-    /// A child table of losses in 254 plies, the deepest loss a byte holds, makes the
-    /// captures into it wins in 255: an error naming the unit, not a panic or a wrong
+    /// A child table of losses in 252 plies, the deepest loss a byte holds, makes the
+    /// captures into it wins in 253: an error naming the unit, not a panic or a wrong
     /// byte. The same unit over the true 3-3 table solves.
     #[test]
     fn values_beyond_the_encoding_are_an_error() {
         let unit = Unit::all_in_order().into_iter().find(|u| u.members().contains(&Subspace::new(3, 4).unwrap())).unwrap();
         let sub33 = Subspace::new(3, 3).unwrap();
-        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(254); SubspaceIndex::new(sub33).len() as usize])].into();
+        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(crate::value::MAX_LOSS); SubspaceIndex::new(sub33).len() as usize])].into();
         let err = solve_unit_in(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
-        assert_eq!(err.depth, 255);
+        assert_eq!(err.depth, 253);
         // Only 3-4's captures lead into 3-3 (4-3's leave two stones): the error names it,
         // whichever member comes first in the unit.
         assert_eq!(err.sector.subspace(), Some(Subspace::new(3, 4).unwrap()), "{err}");
@@ -471,9 +630,56 @@ mod tests {
         assert_eq!(reversed[1].subspace(), Some(Subspace::new(3, 4).unwrap()));
         let err = solve_sectors(Game::standard(), &reversed, &BySubspace(&deep), &NoProgress).unwrap_err();
         assert_eq!(err.sector, reversed[1], "{err}");
-        assert!(err.to_string().contains("255 plies"), "{err}");
+        assert!(err.to_string().contains("253 plies"), "{err}");
         let unit33 = Unit::all_in_order()[0];
         let real: HashMap<Subspace, Vec<u8>> = solve_unit_in(Game::standard(), unit33, &HashMap::new(), &NoProgress).unwrap().into_iter().collect();
         assert!(solve_unit_in(Game::standard(), unit, &real, &NoProgress).is_ok());
+    }
+
+    /// With the byte's limits lowered to a few plies, most values of the small
+    /// subspaces are deep: each one decoded through its [`Deep`] list must equal the
+    /// plain solve's byte, value and depth, for the units up to 8 stones, whose
+    /// captures read deep children and deep capture wins.
+    struct WithDeep(HashMap<Subspace, (Vec<u8>, Deep)>);
+
+    impl Solved for WithDeep {
+        fn values(&self, sub: Subspace) -> &[u8] {
+            &self.0[&sub].0
+        }
+        fn deep(&self, sub: Subspace) -> Option<&Deep> {
+            Some(&self.0[&sub].1)
+        }
+    }
+
+    #[test]
+    fn deep_values_equal_the_plain_solve() {
+        for rules in ["standard", "morabaraba", "standard,flying=none"] {
+            let game = rules.parse::<crate::Rules>().unwrap().game();
+            let low = Limits { max_win: 5, max_loss: 6 };
+            let mut plain: HashMap<Subspace, Vec<u8>> = HashMap::new();
+            let mut deep = WithDeep(HashMap::new());
+            let (mut deep_values, mut deepest) = (0, 0);
+            for unit in Unit::all_in_order_up_to(game.rules.stones).into_iter().filter(|u| u.total() <= 8) {
+                let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
+                let a = solve_sectors(game, &sectors, &BySubspace(&plain), &NoProgress).unwrap();
+                let b = solve_sectors_deep(game, &sectors, &BySubspace(&deep), &NoProgress, low);
+                for ((sector, want), (_, bytes, list)) in a.into_iter().zip(b) {
+                    let sub = sector.subspace().unwrap();
+                    let index = sector.index_on(game.rules.board);
+                    for (i, (&w, &b)) in want.iter().zip(&bytes).enumerate() {
+                        if index.may_be_hole(i as u64) && index.is_hole(i as u64) {
+                            continue;
+                        }
+                        assert_eq!(list.value(b, i as u64), Some(Value::decode(w)), "{rules} {sub} slot {i}");
+                        assert_eq!(is_deep(b), low.is_deep(Value::decode(w)), "{rules} {sub} slot {i}");
+                    }
+                    deep_values += list.len();
+                    deepest = deepest.max(list.entries().iter().map(|e| e.1).max().unwrap_or(0));
+                    plain.insert(sub, want);
+                    deep.0.insert(sub, (bytes, list));
+                }
+            }
+            assert!(deep_values > 1000 && deepest > 20, "{rules}: {deep_values} deep values, deepest {deepest}");
+        }
     }
 }

@@ -1,9 +1,12 @@
 //! Game-theoretic values and their one-byte encoding.
 //!
 //! Depth parity is implied by the result (a win has an odd depth, a loss an even one),
-//! so a value fits in one byte: `0` draw, `1..=127` win in `2v - 1`, `128..=255` loss
-//! in `2(v - 128)`. That covers wins up to 253 plies and losses up to 254; the deepest
-//! published value is 204.
+//! so a value fits in one byte: `0` draw, `1..=126` win in `2v - 1`, `128..=254` loss
+//! in `2(v - 128)`. That covers wins up to 251 plies and losses up to 252; the deepest
+//! published value is 204. The two top codes, [`DEEP_WIN`] and [`DEEP_LOSS`], mark a
+//! value deeper than that, whose exact depth is kept beside the bytes in a [`Deep`]
+//! list: some rule sets (`removal=strict`) go deeper, and a byte per position stays
+//! the cost of every table, however deep a few of its values are.
 
 use std::fmt;
 
@@ -45,13 +48,24 @@ pub enum Value {
 /// The byte of [`Value::Draw`].
 pub const DRAW: u8 = 0;
 /// The deepest win the byte encoding holds.
-pub const MAX_WIN: u16 = 253;
+pub const MAX_WIN: u16 = 251;
 /// The deepest loss the byte encoding holds.
-pub const MAX_LOSS: u16 = 254;
+pub const MAX_LOSS: u16 = 252;
+/// The byte of a win deeper than [`MAX_WIN`]: its depth is in the [`Deep`] list.
+pub const DEEP_WIN: u8 = 127;
+/// The byte of a loss deeper than [`MAX_LOSS`]: its depth is in the [`Deep`] list.
+pub const DEEP_LOSS: u8 = 255;
+
+/// Whether `b` is [`DEEP_WIN`] or [`DEEP_LOSS`].
+#[inline(always)]
+pub const fn is_deep(b: u8) -> bool {
+    b & 127 == 127
+}
 
 impl Value {
-    /// The value of a stored byte. Every byte is a valid value (see the module
-    /// documentation for the encoding).
+    /// The value of a stored byte (see the module documentation for the encoding).
+    /// [`DEEP_WIN`] and [`DEEP_LOSS`] decode to their least depths, 253 and 254: read
+    /// them through [`Deep::value`] where a table may hold deep values.
     #[inline(always)]
     pub fn decode(b: u8) -> Value {
         match b {
@@ -61,13 +75,24 @@ impl Value {
         }
     }
 
-    /// The byte for this value; `None` if the depth has the wrong parity or is too deep.
+    /// The byte for this value; `None` if the depth has the wrong parity or is deeper
+    /// than the byte holds (see [`Value::byte`]).
     pub fn encode(self) -> Option<u8> {
         match self {
             Value::Draw => Some(0),
             Value::Win(d) if d % 2 == 1 && d <= MAX_WIN => Some(d.div_ceil(2) as u8),
             Value::Loss(d) if d % 2 == 0 && d <= MAX_LOSS => Some(128 + (d / 2) as u8),
             _ => None,
+        }
+    }
+
+    /// The byte for this value, [`DEEP_WIN`] or [`DEEP_LOSS`] where it is deeper than
+    /// the byte holds; `None` if the depth has the wrong parity.
+    pub fn byte(self) -> Option<u8> {
+        match self {
+            Value::Win(d) if d % 2 == 1 && d > MAX_WIN => Some(DEEP_WIN),
+            Value::Loss(d) if d % 2 == 0 && d > MAX_LOSS => Some(DEEP_LOSS),
+            v => v.encode(),
         }
     }
 
@@ -123,6 +148,63 @@ pub const fn enc_win(d: u16) -> u8 {
 #[inline(always)]
 pub const fn enc_loss(d: u16) -> u8 {
     128 + (d / 2) as u8
+}
+
+/// The exact depths of a table's deep values ([`DEEP_WIN`], [`DEEP_LOSS`]), by slot:
+/// few enough to keep as a sorted list and find by binary search.
+///
+/// ```rust
+/// use morris::value::{Deep, Value, DEEP_WIN};
+///
+/// let deep = Deep::new(vec![(9, 301), (2, 255)]);
+/// assert_eq!(deep.value(DEEP_WIN, 2), Some(Value::Win(255)));
+/// assert_eq!(deep.value(DEEP_WIN, 3), None, "a deep byte must have its entry");
+/// assert_eq!(deep.value(Value::Win(7).byte().unwrap(), 3), Some(Value::Win(7)));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deep(Vec<(u64, u16)>);
+
+impl Deep {
+    /// The list of `(slot, depth)` pairs, in any order.
+    pub fn new(mut entries: Vec<(u64, u16)>) -> Deep {
+        entries.sort_unstable();
+        Deep(entries)
+    }
+
+    /// Whether the table has no deep value.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The number of deep values.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The `(slot, depth)` pairs, by slot.
+    pub fn entries(&self) -> &[(u64, u16)] {
+        &self.0
+    }
+
+    /// The depth kept for `slot`, if any.
+    pub fn depth(&self, slot: u64) -> Option<u16> {
+        self.0.binary_search_by_key(&slot, |e| e.0).ok().map(|k| self.0[k].1)
+    }
+
+    /// The value of the byte `b` stored at `slot`; `None` if `b` is deep and the list
+    /// has no depth for it, or a depth of the wrong parity.
+    #[inline]
+    pub fn value(&self, b: u8, slot: u64) -> Option<Value> {
+        if !is_deep(b) {
+            return Some(Value::decode(b));
+        }
+        let d = self.depth(slot)?;
+        match b {
+            DEEP_WIN if d % 2 == 1 => Some(Value::Win(d)),
+            DEEP_LOSS if d % 2 == 0 => Some(Value::Loss(d)),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Value {
@@ -231,8 +313,14 @@ mod tests {
     #[test]
     fn encoding_round_trips() {
         for b in 0..=255u8 {
-            assert_eq!(Value::decode(b).encode(), Some(b));
+            let want = if is_deep(b) { None } else { Some(b) };
+            assert_eq!(Value::decode(b).encode(), want, "{b}");
+            assert_eq!(Value::decode(b).byte(), Some(b), "{b}");
         }
+        assert_eq!(Value::Win(MAX_WIN).encode(), Some(126));
+        assert_eq!(Value::Win(MAX_WIN + 2).byte(), Some(DEEP_WIN));
+        assert_eq!(Value::Loss(MAX_LOSS + 2).byte(), Some(DEEP_LOSS));
+        assert_eq!(Value::Loss(MAX_LOSS).byte(), Some(254));
         assert_eq!(Value::Win(2).encode(), None);
         assert_eq!(Value::Loss(3).encode(), None);
         assert_eq!(Value::decode(enc_win(25)), Value::Win(25));

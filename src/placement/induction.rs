@@ -27,6 +27,11 @@ use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 pub trait SectorTables: Sync {
     /// The table of `sector`; the caller guarantees it was solved.
     fn values(&self, sector: Sector) -> &[u8];
+    /// The exact depths of `sector`'s deep values ([`DEEP_WIN`](crate::value::DEEP_WIN),
+    /// [`DEEP_LOSS`](crate::value::DEEP_LOSS)); none by default.
+    fn deep(&self, _sector: Sector) -> Option<&crate::value::Deep> {
+        None
+    }
 }
 
 impl SectorTables for HashMap<Sector, Vec<u8>> {
