@@ -7,11 +7,12 @@
 //! keeps every complete table and solves only what is missing or damaged.
 
 use crate::index::SubspaceIndex;
-use crate::placement::induction::{solve_sector_in, SectorTables};
+use crate::placement::induction::{solve_sector_deep, solve_sector_in, SectorTables};
 use crate::sector::Sector;
-use crate::solver::{solve_unit_in, Progress, Solved, Stats};
+use crate::solver::{solve_unit_deep, Limits, Progress, Solved, Stats};
 use crate::subspace::{Subspace, Unit};
-use crate::table::{table_path, write_table, TableError, TableFile};
+use crate::table::{table_path, write_table_deep, TableError, TableFile};
+use crate::value::Deep;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -143,6 +144,16 @@ pub fn solve_placement_unit(game: &crate::game::Game, unit: &[Sector], tables: &
     }
 }
 
+/// [`solve_placement_unit`], with the values deeper than a byte holds kept exactly.
+pub fn solve_placement_unit_deep(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>, Deep)> {
+    if unit.len() == 1 && !unit[0].cyclic_in(game) && !game.rules.lasker {
+        let (values, deep) = solve_sector_deep(game, unit[0], tables, progress);
+        vec![(unit[0], values, deep)]
+    } else {
+        crate::solver::solve_sectors_deep(game, unit, tables, progress, Limits::TABLE)
+    }
+}
+
 /// Opens and fully checks an existing table made under `rules`; `Ok(None)` if it is
 /// absent.
 pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Result<Option<TableFile>, TableError> {
@@ -157,12 +168,20 @@ pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Res
     }
 }
 
-struct Cache(HashMap<Subspace, Vec<u8>>);
+struct Cache(HashMap<Subspace, (Vec<u8>, Deep)>);
 
 impl Solved for Cache {
     fn values(&self, sub: Subspace) -> &[u8] {
-        &self.0[&sub]
+        &self.0[&sub].0
     }
+    fn deep(&self, sub: Subspace) -> Option<&Deep> {
+        Some(&self.0[&sub].1)
+    }
+}
+
+/// The values and deep values of a table, every block checked.
+fn read_with_deep(t: &TableFile) -> Result<(Vec<u8>, Deep), TableError> {
+    Ok((t.read_all()?, t.deep().clone()))
 }
 
 /// Runs the pipeline. Complete, valid tables are kept; invalid ones are re-solved.
@@ -202,19 +221,19 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         for dep in unit.dependencies_in(game) {
             if !cache.0.contains_key(&dep) {
                 let t = TableFile::open(&table_path(&opts.dir, dep), dep, &opts.rules)?;
-                cache.0.insert(dep, t.read_all()?);
+                cache.0.insert(dep, read_with_deep(&t)?);
             }
         }
         let start = Instant::now();
-        let solved = solve_unit_in(game, unit, &cache, reporter)?;
+        let solved = solve_unit_deep(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
-        for (sub, values) in solved {
-            let stats = Stats::of(&SubspaceIndex::on(game.rules.board, sub.s, sub.o), &values);
-            let file_bytes = write_table(&opts.dir, &opts.rules, sub, &values, &stats)?;
+        for (sub, values, deep) in solved {
+            let stats = Stats::of_deep(&SubspaceIndex::on(game.rules.board, sub.s, sub.o), &values, Some(&deep));
+            let file_bytes = write_table_deep(&opts.dir, &opts.rules, sub, &values, &deep, &stats)?;
             let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
             reports.push(r);
-            cache.0.insert(sub, values);
+            cache.0.insert(sub, (values, deep));
         }
         // Keep only what a later unit will read.
         let later: BTreeSet<Subspace> = units[pos + 1..].iter().flat_map(|u| u.dependencies_in(game)).collect();
@@ -236,11 +255,14 @@ fn resolvable(e: &TableError) -> bool {
 
 /// Decoded tables of sectors, dropped when no later sector needs them or when they
 /// exceed the budget (the one needed last goes first).
-struct SectorCache(HashMap<Sector, Vec<u8>>);
+struct SectorCache(HashMap<Sector, (Vec<u8>, Deep)>);
 
 impl SectorTables for SectorCache {
     fn values(&self, sector: Sector) -> &[u8] {
-        &self.0[&sector]
+        &self.0[&sector].0
+    }
+    fn deep(&self, sector: Sector) -> Option<&Deep> {
+        Some(&self.0[&sector].1)
     }
 }
 
@@ -278,24 +300,24 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         for &child in &children {
             if !cache.0.contains_key(&child) {
                 let t = TableFile::open(&table_path(&opts.dir, child), child, &opts.rules)?;
-                cache.0.insert(child, t.read_all()?);
+                cache.0.insert(child, read_with_deep(&t)?);
             }
         }
         let start = Instant::now();
-        let solved = solve_placement_unit(game, unit, &cache, reporter)?;
+        let solved = solve_placement_unit_deep(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
-        for (sector, values) in solved {
-            let stats = Stats::of(&sector.index_on(game.rules.board), &values);
-            let file_bytes = write_table(&opts.dir, &opts.rules, sector, &values, &stats)?;
+        for (sector, values, deep) in solved {
+            let stats = Stats::of_deep(&sector.index_on(game.rules.board), &values, Some(&deep));
+            let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
             let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
             reports.push(r);
-            cache.0.insert(sector, values);
+            cache.0.insert(sector, (values, deep));
         }
         // Keep what later units read, nearest use first, within the budget.
         let next_use = |s: &Sector| units[pos + 1..].iter().position(|later| later.iter().any(|x| x.children_in(game).contains(s)));
         cache.0.retain(|s, _| next_use(s).is_some());
-        let mut kept: Vec<(usize, Sector, usize)> = cache.0.iter().map(|(s, v)| (next_use(s).unwrap_or(usize::MAX), *s, v.len())).collect();
+        let mut kept: Vec<(usize, Sector, usize)> = cache.0.iter().map(|(s, v)| (next_use(s).unwrap_or(usize::MAX), *s, v.0.len())).collect();
         kept.sort();
         let mut bytes = 0;
         for (_, s, len) in kept {

@@ -352,6 +352,16 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
         .collect())
 }
 
+/// [`solve_unit_in`], with the values deeper than a byte holds kept exactly (see
+/// [`solve_sectors_deep`]): for rule sets that go that deep.
+pub fn solve_unit_deep(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>, Deep)> {
+    let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
+    solve_sectors_deep(game, &sectors, &BySubspace(solved), progress, Limits::TABLE)
+        .into_iter()
+        .map(|(sector, values, deep)| (sector.subspace().expect("a movement unit"), values, deep))
+        .collect()
+}
+
 /// Solves a unit of sectors joined by moves without removal: a movement unit, or
 /// under Lasker rules a placement sector with its mirror (the side to move may move a
 /// stone and keep its hand). `members` are one sector, or a sector and its

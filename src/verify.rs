@@ -9,13 +9,13 @@ use crate::index::SubspaceIndex;
 use crate::movegen::for_each_move;
 use crate::position::{Color, Position};
 use crate::probe::Tablebase;
-use crate::solver::Progress;
+use crate::solver::{value_at, Progress};
 use crate::subspace::Subspace;
 use crate::sector::Sector;
 use crate::placement::{for_each_ply_move, Ply};
 use crate::movegen::NONE;
 use crate::table::TableError;
-use crate::value::Value;
+use crate::value::{Deep, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -78,18 +78,19 @@ pub fn needs_in(sector: Sector, game: &crate::game::Game) -> Vec<Sector> {
 /// its results with stand-in depths (a win in 1, a loss in 0): the minimax of results
 /// does not depend on depths, so the results of the expected values are exact, and
 /// only results are compared.
-fn load(tb: &Tablebase, s: Sector, results_only: bool) -> Result<Vec<u8>, TableError> {
+fn load(tb: &Tablebase, s: Sector, results_only: bool) -> Result<(Vec<u8>, Deep), TableError> {
     let t = tb.table(s)?;
     if !results_only {
-        return t.read_all();
+        return Ok((t.read_all()?, t.deep().clone()));
     }
     let wld = t.read_wld_mapped()?;
     let n = t.header.entries as usize;
-    Ok((0..n).map(|i| match (wld[i / 4] >> (2 * (i % 4))) & 3 {
+    let values = (0..n).map(|i| match (wld[i / 4] >> (2 * (i % 4))) & 3 {
         0 => 0,
         1 => crate::value::enc_win(1),
         _ => crate::value::enc_loss(0),
-    }).collect())
+    }).collect();
+    Ok((values, Deep::default()))
 }
 
 /// Whether `expected` and `stored` disagree: in value, or only in result.
@@ -111,7 +112,7 @@ pub fn verify(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progress) -> Res
 
 fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progress: &dyn Progress) -> Result<Outcome, TableError> {
     let mut out = Outcome { results_only, ..Outcome::default() };
-    let mut loaded: HashMap<Subspace, Vec<u8>> = HashMap::new();
+    let mut loaded: HashMap<Subspace, (Vec<u8>, Deep)> = HashMap::new();
     let game = tb.rules().game();
     for &sub in subs {
         let mut need = vec![sub, sub.mirror()];
@@ -125,12 +126,12 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
         }
         let board = game.rules.board;
         let idx = SubspaceIndex::on(board, sub.s, sub.o);
-        let mirror = (SubspaceIndex::on(board, sub.o, sub.s), &loaded[&sub.mirror()]);
+        let mirror = (SubspaceIndex::on(board, sub.o, sub.s), &loaded[&sub.mirror()].0, &loaded[&sub.mirror()].1);
         // Children by stones removed: one, and two under `take=each`.
-        let captures: Vec<Option<(SubspaceIndex, &Vec<u8>)>> =
-            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each).map(|c| (SubspaceIndex::on(board, c.s, c.o), &loaded[&c]))).collect();
+        let captures: Vec<Option<(SubspaceIndex, &Vec<u8>, &Deep)>> =
+            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each).map(|c| (SubspaceIndex::on(board, c.s, c.o), &loaded[&c].0, &loaded[&c].1))).collect();
         let (full_draw, full) = (game.full_board_draw, game.full);
-        let values = &loaded[&sub];
+        let (values, deep) = (&loaded[&sub].0, &loaded[&sub].1);
         let found = Mutex::new(Vec::new());
         progress.begin(&format!("verify {sub}"), values.len() as u64);
         let (checked, bad): (u64, u64) = values
@@ -142,11 +143,11 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                 // Child slots of one position: found first and prefetched, read after.
                 let mut at: Vec<(u64, usize)> = Vec::with_capacity(64);
                 for ((i, m, o), &byte) in idx.walk(start, start + chunk.len() as u64).zip(chunk) {
-                    let stored = Value::decode(byte);
                     if idx.may_be_hole(i) && idx.is_hole(i) {
                         continue; // a don't-care entry
                     }
                     // Every non-capturing child has the same side to move, `o`.
+                    let stored = value_at(byte, i, Some(deep));
                     let prep = mirror.0.prepare(o, true);
                     at.clear();
                     let mut wins_now = false;
@@ -159,7 +160,7 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                             crate::placement::prefetch(mirror.1.as_ptr().wrapping_add(ci as usize));
                             at.push((ci, 0));
                         } else {
-                            let (cx, cv) = captures[removed - 1].expect("a capture leads to a solved subspace");
+                            let (cx, cv, _) = captures[removed - 1].expect("a capture leads to a solved subspace");
                             let ci = cx.index(cm, co);
                             crate::placement::prefetch(cv.as_ptr().wrapping_add(ci as usize));
                             at.push((ci, removed));
@@ -172,8 +173,8 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                     } else {
                         let mut best: Option<Value> = None;
                         for &(ci, removed) in &at {
-                            let cv = if removed > 0 { captures[removed - 1].expect("capture table").1 } else { mirror.1 };
-                            let v = Value::decode(cv[ci as usize]).parent();
+                            let (cv, cd) = if removed > 0 { captures[removed - 1].map(|c| (c.1, c.2)).expect("capture table") } else { (mirror.1, mirror.2) };
+                            let v = value_at(cv[ci as usize], ci, Some(cd)).parent();
                             if best.is_none_or(|b| v.goodness() > b.goodness()) {
                                 best = Some(v);
                             }
@@ -218,7 +219,7 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
     }
     let subs: Vec<Subspace> = sectors.iter().filter_map(|s| s.subspace()).collect();
     let mut out = verify_movement(tb, &subs, results_only, progress)?;
-    let mut loaded: HashMap<Sector, Vec<u8>> = HashMap::new();
+    let mut loaded: HashMap<Sector, (Vec<u8>, Deep)> = HashMap::new();
     for &sector in sectors.iter().filter(|s| !s.is_movement()) {
         let mut need = sector.children_in(game);
         need.push(sector);
@@ -236,13 +237,13 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
     Ok(out)
 }
 
-fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<Sector, Vec<u8>>, results_only: bool, progress: &dyn Progress) -> Outcome {
+fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<Sector, (Vec<u8>, Deep)>, results_only: bool, progress: &dyn Progress) -> Outcome {
     let idx = sector.index_on(game.rules.board);
-    let values = &loaded[&sector];
+    let (values, deep) = (&loaded[&sector].0, &loaded[&sector].1);
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // The child sectors' indexes and values, looked up once rather than per child.
-    let children: Vec<(Sector, SubspaceIndex, &[u8])> =
-        sector.children_in(game).into_iter().map(|c| (c, c.index_on(game.rules.board), loaded[&c].as_slice())).collect();
+    let children: Vec<(Sector, SubspaceIndex, &[u8], &Deep)> =
+        sector.children_in(game).into_iter().map(|c| (c, c.index_on(game.rules.board), loaded[&c].0.as_slice(), &loaded[&c].1)).collect();
     assert!(children.len() <= 6, "a plain child and two capture children, for a placement and (Lasker) a move");
     // Only the plain child keeps the opponent's stones as they are; a capture child
     // has one fewer, so its index cannot be prepared from them.
@@ -290,14 +291,14 @@ fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<S
                 } else {
                     let mut best: Option<Value> = None;
                     for &(k, ci) in &at {
-                        let v = Value::decode(children[k].2[ci as usize]).parent();
+                        let v = value_at(children[k].2[ci as usize], ci, Some(children[k].3)).parent();
                         if best.is_none_or(|b| v.goodness() > b.goodness()) {
                             best = Some(v);
                         }
                     }
                     best.unwrap_or(Value::Loss(0))
                 };
-                let stored = Value::decode(byte);
+                let stored = value_at(byte, i, Some(deep));
                 checked += 1;
                 if differ(expected, stored, results_only) {
                     bad += 1;

@@ -135,6 +135,9 @@ impl Drop for Plot {
 /// worker), skipping the holes of the index, and checks the counts against the header.
 fn histogram(t: &TableFile, bar: &ProgressBar) -> anyhow::Result<Histogram> {
     let index = t.header.sector.index_on(t.header.rules.board);
+    if !t.deep().is_empty() {
+        return Err(morris::table::TableError::DeepValues { path: t.path.clone(), reader: "the histogram" }.into());
+    }
     let block = t.header.block_size as u64;
     let zero = || vec![0u64; 256];
     let bytes = (0..t.header.blocks as usize)

@@ -17,11 +17,10 @@ use crate::index::SubspaceIndex;
 use crate::movegen::NONE;
 use crate::position::Color;
 use crate::sector::Sector;
-use crate::solver::{Progress, TooDeep};
-use crate::value::Value;
+use crate::solver::{value_at, Progress, TooDeep};
+use crate::value::{is_deep, Deep, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// Solved tables, one value byte per slot, by sector.
 pub trait SectorTables: Sync {
@@ -47,10 +46,11 @@ const CHUNK: usize = 1 << 14;
 const MAX_CHILDREN: usize = 4096;
 const CAPTURE: u64 = 1 << 63;
 
-/// One child table: its index and its values.
+/// One child table: its index, its values and the depths of its deep values.
 struct Target<'a> {
     index: SubspaceIndex,
     values: &'a [u8],
+    deep: Option<&'a Deep>,
 }
 
 /// Solves a sector with stones in hand (at least one side's hand not empty) under the
@@ -63,40 +63,56 @@ pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Pr
 /// sectors with stones in hand have cycles). `tables` holds `sector.children_in(game)`.
 /// Fails if a value is deeper than the encoding holds.
 pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<u8>, TooDeep> {
+    let (values, deep) = solve_sector_deep(game, sector, tables, progress);
+    match deep.entries().iter().map(|e| e.1).min() {
+        None => Ok(values),
+        Some(depth) => Err(TooDeep { sector, depth }),
+    }
+}
+
+/// [`solve_sector_in`], with the values deeper than a byte holds kept exactly: their
+/// bytes are [`DEEP_WIN`](crate::value::DEEP_WIN) or
+/// [`DEEP_LOSS`](crate::value::DEEP_LOSS), their depths in the [`Deep`] list.
+pub fn solve_sector_deep(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> (Vec<u8>, Deep) {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
     assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");
     let idx = sector.index_on(game.rules.board);
     let plain = sector.after_move();
-    let plain = Target { index: plain.index_on(game.rules.board), values: tables.values(plain) };
+    let plain = Target { index: plain.index_on(game.rules.board), values: tables.values(plain), deep: tables.deep(plain) };
     // Children by stones removed: one, and two under `take=each`.
     let captures: [Option<Target>; 2] =
-        [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index_on(game.rules.board), values: tables.values(c) }) } else { None });
+        [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index_on(game.rules.board), values: tables.values(c), deep: tables.deep(c) }) } else { None });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
-    let too_deep = AtomicU16::new(0);
-    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| crate::cpu::fast!({
-        let start = (c * CHUNK) as u64;
-        let mut at = [0u64; MAX_CHILDREN];
-        for ((_, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
-            match value_of(game, sector, m, o, &plain, &captures, &mut at) {
-                Ok(byte) => *slot = byte,
-                Err(depth) => {
-                    too_deep.fetch_max(depth, Relaxed);
+    let deep: Vec<(u64, u16)> = out
+        .par_chunks_mut(CHUNK)
+        .enumerate()
+        .flat_map_iter(|(c, chunk)| crate::cpu::fast!({
+            let start = (c * CHUNK) as u64;
+            let mut at = [0u64; MAX_CHILDREN];
+            let mut deep = Vec::new();
+            for ((i, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
+                let v = value_of(game, sector, m, o, &plain, &captures, &mut at);
+                *slot = v.byte().expect("a best value has the parity of its result");
+                if is_deep(*slot) {
+                    if idx.may_be_hole(i) && idx.is_hole(i) {
+                        // A hole is no position: it keeps no deep entry.
+                        *slot -= 1;
+                    } else {
+                        deep.push((i, v.plies().unwrap_or(0)));
+                    }
                 }
             }
-        }
-        progress.advance(chunk.len() as u64);
-    }));
-    match too_deep.into_inner() {
-        0 => Ok(out),
-        depth => Err(TooDeep { sector, depth }),
-    }
+            progress.advance(chunk.len() as u64);
+            deep
+        }))
+        .collect();
+    (out, Deep::new(deep))
 }
 
-/// The value byte of the position `(mover, opp)` of `sector`, or its depth if no byte
-/// holds it.
+/// The value of the position `(mover, opp)` of `sector`.
 #[inline(always)]
-fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target, captures: &[Option<Target>; 2], at: &mut [u64; MAX_CHILDREN]) -> Result<u8, u16> {
+fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target, captures: &[Option<Target>; 2], at: &mut [u64; MAX_CHILDREN]) -> Value {
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // Every non-capturing child has the same side to move, the current opponent.
     let prep = plain.index.prepare(opp, true);
@@ -118,21 +134,16 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
         }
     });
     if wins_now {
-        return Ok(crate::value::enc_win(1));
+        return Value::Win(1);
     }
     let mut best: Option<Value> = None;
     for &a in &at[..n] {
-        let byte = if a & CAPTURE == 0 {
-            plain.values[a as usize]
-        } else {
-            captures[(a >> 62 & 1) as usize].as_ref().expect("capture table").values[(a & !(CAPTURE | 1 << 62)) as usize]
-        };
-        let v = Value::decode(byte).parent();
+        let (t, slot) = if a & CAPTURE == 0 { (plain, a) } else { (captures[(a >> 62 & 1) as usize].as_ref().expect("capture table"), a & !(CAPTURE | 1 << 62)) };
+        let v = value_at(t.values[slot as usize], slot, t.deep).parent();
         if best.is_none_or(|b| v.goodness() > b.goodness()) {
             best = Some(v);
         }
     }
     // No legal move: a side that moves is blocked (a placing side always has a move).
-    let best = best.unwrap_or(Value::Loss(0));
-    best.encode().ok_or(best.plies().unwrap_or(0))
+    best.unwrap_or(Value::Loss(0))
 }

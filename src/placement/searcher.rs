@@ -168,6 +168,9 @@ impl Searcher {
         let mut missing = vec![];
         for &sub in &needed {
             match self.tb.table(sub) {
+                Ok(t) if !t.deep().is_empty() => {
+                    return Err(TableError::DeepValues { path: t.path.clone(), reader: "the placement search" }.into());
+                }
                 Ok(t) => {
                     files.insert(sub, t.clone());
                 }

@@ -247,7 +247,7 @@ impl Tablebase {
         Ok(cell.get_or_init(|| t))
     }
 
-    /// The stored byte of slot `i` of `sub` (decode it with [`Value::decode`]), for
+    /// The stored byte of slot `i` of `sub` (decode it with [`TableFile::value_of`]), for
     /// tools that walk a table by index (see [`Sector::index`]). Slots that are holes of
     /// the index hold a don't-care byte. Fails on a results-only table.
     pub fn probe_slot(&self, sub: impl Into<Sector>, i: u64) -> Result<u8, TableError> {
@@ -413,7 +413,11 @@ impl Tablebase {
     #[inline(always)]
     fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
         let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
-        Ok(Value::decode(self.probe_slot(sector, i)?))
+        let b = self.probe_slot(sector, i)?;
+        if crate::value::is_deep(b) {
+            return self.table(sector)?.value_of(b, i);
+        }
+        Ok(Value::decode(b))
     }
 
     /// The value of a position whose table is left out: the best of its children's

@@ -29,6 +29,41 @@ const RESULTS_ONLY: u8 = 1;
 /// Flag: the file belongs to a compact set (`morris compact`), whose other sectors
 /// may be left out; such a set is not compacted again.
 const COMPACT: u8 = 2;
+/// Flag: the file has a deep section, the exact depths of its values beyond a byte.
+const DEEP: u8 = 4;
+const DEEP_CHECK_AT: usize = 76;
+const DEEP_OFFSET_AT: usize = 80;
+const DEEP_COUNT_AT: usize = 112;
+/// Bytes of one deep entry: the slot (u64) and the depth (u16).
+pub const DEEP_ENTRY: usize = 10;
+
+/// Where a table's deep section is: `count` entries of [`DEEP_ENTRY`] bytes from
+/// `offset`, whose bytes hash (the low 32 bits of XXH3-64) to `check`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeepSpan {
+    /// File offset of the section.
+    pub offset: u64,
+    /// Entries in it.
+    pub count: u64,
+    /// The low 32 bits of the XXH3-64 of its bytes.
+    pub check: u32,
+}
+
+/// The bytes of a deep section.
+pub fn deep_bytes(deep: &crate::value::Deep) -> Vec<u8> {
+    let mut out = Vec::with_capacity(deep.len() * DEEP_ENTRY);
+    for &(slot, depth) in deep.entries() {
+        out.extend_from_slice(&slot.to_le_bytes());
+        out.extend_from_slice(&depth.to_le_bytes());
+    }
+    out
+}
+
+/// The content checksum's share of a deep section, mixed in after the blocks' hashes
+/// (tables without one keep the checksum they always had).
+pub fn deep_hash(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}
 
 /// One entry of the block index: where a block's two frames are, and the content
 /// checksum each frame must carry. zstd verifies a frame's checksum against what it
@@ -78,6 +113,8 @@ pub struct Header {
     pub compact: bool,
     /// `layout_fingerprint` of the index that ordered the entries.
     pub layout: u64,
+    /// The deep section, if the table has values deeper than a byte holds.
+    pub deep: Option<DeepSpan>,
 }
 
 pub(super) fn put_u64(buf: &mut [u8], at: usize, v: u64) {
@@ -123,7 +160,12 @@ impl Header {
         }
         head[72..74].copy_from_slice(&s.max_win.to_le_bytes());
         head[74..76].copy_from_slice(&s.max_loss.to_le_bytes());
-        head[FLAGS_AT] = if self.results_only { RESULTS_ONLY } else { 0 } | if self.compact { COMPACT } else { 0 };
+        head[FLAGS_AT] = if self.results_only { RESULTS_ONLY } else { 0 } | if self.compact { COMPACT } else { 0 } | if self.deep.is_some() { DEEP } else { 0 };
+        if let Some(d) = self.deep {
+            head[DEEP_CHECK_AT..DEEP_CHECK_AT + 4].copy_from_slice(&d.check.to_le_bytes());
+            put_u64(&mut head, DEEP_OFFSET_AT, d.offset);
+            put_u64(&mut head, DEEP_COUNT_AT, d.count);
+        }
         put_u64(&mut head, 96, self.layout);
         put_u64(&mut head, 104, self.rules.fingerprint());
         let name = self.rules.to_string();
@@ -185,7 +227,7 @@ impl Header {
         }
         let sector = Sector::new(head[12], head[13], head[14], head[15]).ok_or_else(|| corrupt("invalid sector in header"))?;
         let flags = head[FLAGS_AT];
-        if flags & !(RESULTS_ONLY | COMPACT) != 0 {
+        if flags & !(RESULTS_ONLY | COMPACT | DEEP) != 0 {
             return Err(corrupt("unknown flags in header"));
         }
         let name = &head[RULES_AT..RULES_AT + RULES_LEN];
@@ -212,7 +254,24 @@ impl Header {
             results_only: flags & RESULTS_ONLY != 0,
             compact: flags & COMPACT != 0,
             layout: get_u64(head, 96),
+            deep: (flags & DEEP != 0).then(|| DeepSpan { offset: get_u64(head, DEEP_OFFSET_AT), count: get_u64(head, DEEP_COUNT_AT), check: get_u32(head, DEEP_CHECK_AT) }),
         };
+        match header.deep {
+            Some(d) => {
+                let end = d.count.checked_mul(DEEP_ENTRY as u64).and_then(|n| n.checked_add(d.offset));
+                if d.count == 0 || d.count > header.entries || end.is_none_or(|end| end > file_len) {
+                    return Err(TableError::Truncated { path: path.to_owned(), detail: format!("the deep section of {} entries at {} ends past the end of the file ({file_len} bytes)", d.count, d.offset) });
+                }
+                if header.results_only {
+                    return Err(corrupt("a results-only file has a deep section"));
+                }
+            }
+            None => {
+                if head[DEEP_CHECK_AT..DEEP_OFFSET_AT + 8].iter().chain(&head[DEEP_COUNT_AT..DEEP_COUNT_AT + 8]).any(|&b| b != 0) {
+                    return Err(corrupt("deep section fields set without the deep flag"));
+                }
+            }
+        }
         if header.block_size == 0 || header.block_size % 4 != 0 || header.entries.div_ceil(header.block_size as u64) != blocks as u64 {
             return Err(corrupt("entry or block count does not match the block size"));
         }

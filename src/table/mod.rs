@@ -16,20 +16,24 @@
 //!     24    4  block size (entries per block)
 //!     28    4  block count
 //!     32    8  content checksum: XXH3-64 of the blocks' value-byte hashes (each u64 LE)
-//!     40   48  statistics: positions, wins, draws, losses (u64 each),
-//!              deepest win, deepest loss (u16 each), 4 reserved bytes
+//!     40   36  statistics: positions, wins, draws, losses (u64 each),
+//!              deepest win, deepest loss (u16 each)
+//!     76    4  deep section check: low 32 bits of XXH3-64 of its bytes (0 without one)
+//!     80    8  deep section file offset (0 without one)
 //!     88    1  flags: bit 0 results only (depth planes stripped), bit 1 part of a
-//!              compact set
+//!              compact set, bit 2 has a deep section
 //!     89    7  reserved, 0
 //!     96    8  index layout fingerprint (`layout_fingerprint`)
 //!    104    8  rule set fingerprint (`Rules::fingerprint`)
-//!    112    8  reserved, 0
+//!    112    8  deep section entries (0 without one)
 //!    120    8  header checksum: XXH3-64 of bytes 0..120, 128..256 and the block index
 //!    128  128  the canonical rule string (`Rules` printed), ASCII, NUL-padded
 //!    256  24n  block index, per block: file offset (u64), length of the WLD frame (u32),
 //!              length of the depth frame (u32), the content checksum the WLD frame
 //!              carries (u32), the one the depth frame carries (u32)
 //!      …       blocks: per block, a zstd frame of the WLD plane then one of the depth plane
+//!      …  10m  deep section, if flagged: per value deeper than a byte holds, its slot
+//!              (u64) and its depth in plies (u16), by slot
 //! ```
 //!
 //! All integers are little-endian. Logically each entry is one value byte (see
@@ -40,6 +44,14 @@
 //!   for a win in `d`, `d / 2` for a loss in `d` (parity is implied by the result).
 //!
 //! A plane of length 0 has no frame: an all-draw block stores nothing but its index entry.
+//!
+//! A win deeper than 251 plies or a loss deeper than 252 is the value byte
+//! [`DEEP_WIN`](crate::value::DEEP_WIN) or [`DEEP_LOSS`](crate::value::DEEP_LOSS), and
+//! its exact depth is in the deep section, which only rule sets that go that deep have
+//! (`removal=strict`): every other table is byte for byte what it was. The content
+//! checksum then mixes in the section's XXH3-64 after the blocks' hashes, and a
+//! whole-table read checks that the deep bytes and the section's entries match one for
+//! one.
 //!
 //! Holes of the index hold no position, so their entries are don't-cares: the writer
 //! repeats the previous entry of the block (a draw at a block start), which costs
@@ -66,7 +78,7 @@ pub mod writer;
 
 pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
 pub use reader::{Checked, Planes, TableFile};
-pub use writer::{lock_dir, write_atomic, write_table};
+pub use writer::{lock_dir, write_atomic, write_table, write_table_deep};
 
 use crate::rules::Rules;
 use crate::sector::Sector;
@@ -113,6 +125,15 @@ pub enum TableError {
     /// written for its unit.
     #[error(transparent)]
     TooDeep(#[from] crate::solver::TooDeep),
+    /// The table holds values deeper than a byte (its deep section), which this reader
+    /// does not take yet: refused rather than read with wrong depths.
+    #[error("{} holds values deeper than 252 plies, which {reader} does not read yet", path.display())]
+    DeepValues {
+        /// The file.
+        path: PathBuf,
+        /// What refused it.
+        reader: &'static str,
+    },
     /// The file has a format version other than [`VERSION`]; solve it again.
     #[error("{} has format version {found}; this build reads version {VERSION}", path.display())]
     Version {

@@ -7,7 +7,8 @@
 //! replaced while a server reads it gives an error for that table (a short read, or a
 //! hash mismatch), where a mapping would kill the process with SIGBUS.
 
-use super::format::{BlockEntry, Header, HEADER_LEN};
+use super::format::{deep_hash, BlockEntry, Header, DEEP_ENTRY, HEADER_LEN};
+use crate::value::{is_deep, Deep, Value};
 use super::{layout_fingerprint, solve_hint, table_path, TableError};
 use crate::rules::Rules;
 use crate::sector::Sector;
@@ -145,6 +146,9 @@ pub struct TableFile {
     index: Vec<BlockEntry>,
     file: File,
     len: u64,
+    deep: Deep,
+    /// The raw bytes of the deep section, kept for copies.
+    deep_raw: Vec<u8>,
 }
 
 impl TableFile {
@@ -196,7 +200,40 @@ impl TableFile {
         if header.layout != layout_fingerprint(&expected.index_on(rules.board)) {
             return Err(TableError::corrupt(path, "index layout fingerprint differs: the file was written by a build that orders positions differently; solve it again"));
         }
-        Ok(TableFile { path: path.to_owned(), header, index, file, len })
+        let (deep, deep_raw) = match header.deep {
+            None => (Deep::default(), Vec::new()),
+            Some(span) => Self::read_deep(path, &file, &header, span)?,
+        };
+        Ok(TableFile { path: path.to_owned(), header, index, file, len, deep, deep_raw })
+    }
+
+    /// Reads and checks the deep section: its hash, and entries by increasing slot,
+    /// inside the table, each with a depth a byte does not hold.
+    fn read_deep(path: &Path, file: &File, header: &Header, span: super::format::DeepSpan) -> Result<(Deep, Vec<u8>), TableError> {
+        let mut raw = vec![0u8; span.count as usize * DEEP_ENTRY];
+        file.read_exact_at(&mut raw, span.offset).map_err(|source| TableError::Io { path: path.to_owned(), source })?;
+        if deep_hash(&raw) as u32 != span.check {
+            return Err(TableError::corrupt(path, "deep section checksum mismatch"));
+        }
+        let entries: Vec<(u64, u16)> = raw.chunks_exact(DEEP_ENTRY).map(|e| (u64::from_le_bytes(e[..8].try_into().unwrap()), u16::from_le_bytes(e[8..].try_into().unwrap()))).collect();
+        let deep_depth = |d: u16| (d % 2 == 1 && d > crate::value::MAX_WIN) || (d % 2 == 0 && d > crate::value::MAX_LOSS);
+        let ordered = entries.windows(2).all(|w| w[0].0 < w[1].0);
+        if !ordered || entries.iter().any(|&(slot, d)| slot >= header.entries || !deep_depth(d)) {
+            return Err(TableError::corrupt(path, "deep section entries out of order, outside the table, or not deep"));
+        }
+        Ok((Deep::new(entries), raw))
+    }
+
+    /// The exact depths of the values deeper than a byte (empty for most rule sets).
+    pub fn deep(&self) -> &Deep {
+        &self.deep
+    }
+
+    /// The value of the byte `b` read from slot `slot`: a deep byte through the deep
+    /// section, where its absence is an error naming the table.
+    #[inline]
+    pub fn value_of(&self, b: u8, slot: u64) -> Result<Value, TableError> {
+        self.deep.value(b, slot).ok_or_else(|| self.corrupt(format!("slot {slot} holds a deep value byte without its depth")))
     }
 
     /// Entries in block `k`.
@@ -418,8 +455,18 @@ impl TableFile {
         for h in hashes {
             content.update(&h.to_le_bytes());
         }
+        if !self.deep.is_empty() {
+            content.update(&deep_hash(&self.deep_raw).to_le_bytes());
+        }
         if content.digest() != self.header.content_hash {
             return Err(self.corrupt("content checksum mismatch"));
+        }
+        // Every deep byte has its entry and every entry its deep byte: the bytes alone
+        // would otherwise decode to a wrong depth.
+        let deep_bytes = crate::cpu::fast!(out.par_chunks(1 << 16).map(|c| c.iter().filter(|&&b| is_deep(b)).count()).sum::<usize>());
+        let matched = self.deep.entries().iter().all(|&(slot, _)| self.deep.value(out[slot as usize], slot).is_some() && is_deep(out[slot as usize]));
+        if deep_bytes != self.deep.len() || !matched {
+            return Err(self.corrupt(format!("{deep_bytes} deep value bytes against {} deep entries", self.deep.len())));
         }
         Ok(())
     }
@@ -440,6 +487,8 @@ impl TableFile {
     /// results only), and marked as part of a compact set if `compact`. Returns its size.
     pub fn copy_to(&self, dir: &Path, results_only: bool, compact: bool) -> Result<u64, TableError> {
         let results_only = results_only || self.header.results_only;
+        // A results-only file keeps no depth, deep ones included.
+        let section: &[u8] = if results_only { &[] } else { &self.deep_raw };
         let header = Header { results_only, compact: compact || self.header.compact, ..self.header.clone() };
         let mut offset = (HEADER_LEN + super::format::INDEX_ENTRY * self.index.len()) as u64;
         let index: Vec<BlockEntry> = self
@@ -452,6 +501,7 @@ impl TableFile {
                 out
             })
             .collect();
+        let header = Header { deep: header.deep.filter(|_| !section.is_empty()).map(|d| super::format::DeepSpan { offset, ..d }), ..header };
         let head = header.to_bytes(&index);
         let name = table_path(Path::new(""), self.header.sector).display().to_string();
         let mut failure = None;
@@ -469,7 +519,7 @@ impl TableFile {
                 let n = e.wld_len as usize + if results_only { 0 } else { e.depth_len as usize };
                 f.write_all(&raw[..n])?;
             }
-            Ok(())
+            f.write_all(section)
         });
         match (failure, written) {
             (Some(e), _) => Err(e),

@@ -5,7 +5,8 @@
 //! ([`lock_dir`]), and that process first removes the temporary files an interrupted
 //! run left, which no other process can still be writing.
 
-use super::format::{BlockEntry, Header, BLOCK_SIZE};
+use super::format::{deep_bytes, deep_hash, BlockEntry, DeepSpan, Header, BLOCK_SIZE};
+use crate::value::{is_deep, Deep};
 use super::{layout_fingerprint, table_path, TableError};
 use crate::rules::Rules;
 use crate::sector::Sector;
@@ -133,13 +134,19 @@ pub(super) fn frame_check(frame: &[u8]) -> u32 {
     }
 }
 
-/// Repeats the previous entry into every hole of the block starting at slot `start`.
+/// Repeats the previous entry into every hole of the block starting at slot `start`;
+/// a deep byte is repeated as the deepest byte of its own instead, since only
+/// positions have deep entries.
 fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8]) {
     crate::cpu::fast!({
         for k in 0..block.len() {
             let i = start + k as u64;
             if index.may_be_hole(i) && index.is_hole(i) {
-                block[k] = if k == 0 { 0 } else { block[k - 1] };
+                block[k] = match if k == 0 { 0 } else { block[k - 1] } {
+                    crate::value::DEEP_WIN => crate::value::DEEP_WIN - 1,
+                    crate::value::DEEP_LOSS => crate::value::DEEP_LOSS - 1,
+                    b => b,
+                };
             }
         }
     })
@@ -149,8 +156,21 @@ fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8])
 /// returns the file's size in bytes. `values` holds one value byte per slot of the
 /// sector's index ([`Sector::index`]); `stats` goes into the header as it is.
 pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], stats: &Stats) -> Result<u64, TableError> {
+    write_table_deep(dir, rules, sector, values, &Deep::default(), stats)
+}
+
+/// [`write_table`] for a table that may hold values deeper than a byte: `deep` has the
+/// depth of every slot whose byte is [`DEEP_WIN`](crate::value::DEEP_WIN) or
+/// [`DEEP_LOSS`](crate::value::DEEP_LOSS), and no other.
+pub fn write_table_deep(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], deep: &Deep, stats: &Stats) -> Result<u64, TableError> {
     let sector: Sector = sector.into();
     let index = sector.index_on(rules.board);
+    let path = || table_path(dir, sector);
+    let deep_bytes_in = values.par_iter().enumerate().filter(|&(i, &b)| is_deep(b) && !(index.may_be_hole(i as u64) && index.is_hole(i as u64))).count();
+    let listed = deep.entries().iter().all(|&(slot, d)| values.get(slot as usize).and_then(|&b| deep.value(b, slot)).is_some_and(|v| v.plies() == Some(d) && is_deep(values[slot as usize])));
+    if deep_bytes_in != deep.len() || !listed {
+        return Err(TableError::corrupt(&path(), format!("{deep_bytes_in} deep value bytes, {} deep entries: they must match one for one", deep.len())));
+    }
     // Per block: the compressed WLD and depth frames, their content checksums, and the
     // hash of the block's value bytes for the content checksum of the table.
     let blocks: Vec<(Vec<u8>, Vec<u8>, u32, u32, u64)> = values
@@ -171,6 +191,10 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
     for b in &blocks {
         content.update(&b.4.to_le_bytes());
     }
+    let section = deep_bytes(deep);
+    if !deep.is_empty() {
+        content.update(&deep_hash(&section).to_le_bytes());
+    }
     let header = Header {
         sector,
         rules: *rules,
@@ -182,6 +206,7 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
         results_only: false,
         compact: false,
         layout: layout_fingerprint(&index),
+        deep: None,
     };
     let mut offset = (super::format::HEADER_LEN + super::format::INDEX_ENTRY * blocks.len()) as u64;
     let entries: Vec<BlockEntry> = blocks
@@ -192,6 +217,10 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
             e
         })
         .collect();
+    let header = Header {
+        deep: (!deep.is_empty()).then(|| DeepSpan { offset, count: deep.len() as u64, check: deep_hash(&section) as u32 }),
+        ..header
+    };
     let head = header.to_bytes(&entries);
     let name = table_path(Path::new(""), sector).display().to_string();
     write_atomic(dir, &name, |f| {
@@ -200,6 +229,6 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
             f.write_all(wld)?;
             f.write_all(depth)?;
         }
-        Ok(())
+        f.write_all(&section)
     })
 }

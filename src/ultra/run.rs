@@ -180,7 +180,11 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
     let open = |x: Sector| TableFile::open(&table_path(dir, x), x, rules);
     let mut strong: HashMap<Sector, TableFile> = HashMap::new();
     for &x in &set {
-        strong.insert(x, open(x)?);
+        let t = open(x)?;
+        if !t.deep().is_empty() {
+            return Err(TableError::DeepValues { path: t.path.clone(), reader: "the ultra-strong pass" }.into());
+        }
+        strong.insert(x, t);
     }
     let values = match given {
         Some(v) => {
