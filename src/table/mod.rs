@@ -69,7 +69,9 @@
 //! Version history: 1, one zstd frame of value bytes per 65,536 entries, holes stored as
 //! draws; 2, WLD and depth planes per 8,192 entries, holes repeat their predecessor, one
 //! hash per block over the value bytes; 3, each frame's checksum in the block index,
-//! the rule set in the header, the compact-set flag.
+//! the rule set in the header, the compact-set flag; later in 3, the deep section and
+//! its flag, which builds from before it refuse as an unknown flag (no table without
+//! deep values changed).
 
 pub mod format;
 pub mod manifest;
