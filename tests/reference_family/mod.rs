@@ -111,6 +111,7 @@ pub mod rules;
 pub mod solve;
 pub mod ultra;
 
+#[allow(unused_imports)] // not every test binary that includes this module uses both
 pub use moves::{children, Terminal};
 #[allow(unused_imports)]
 pub use rules::{Board, RefRules, Removal};
