@@ -8,6 +8,7 @@ use morris::position::{Color, Position};
 use morris::solver::{NoProgress, Stats};
 use morris::table::{table_path, write_table, write_table_deep, TableError, TableFile};
 use morris::value::{Deep, Value, DEEP_LOSS, DEEP_WIN};
+use morris::placement::{layered, MovementTables, SearchOptions, Searcher};
 use morris::{Rules, Sector, Subspace, Tablebase};
 use std::fs;
 use std::path::Path;
@@ -99,16 +100,54 @@ fn deep_values_round_trip_through_the_file_and_the_probe() {
     let bs = w.header.block_size as u64;
     assert_eq!(w.read_wld((slot / bs) as usize, (slot % bs) as usize).unwrap(), if values[slot as usize] == DEEP_WIN { 1 } else { 2 });
 
-    // The placement search does not take deep values yet: it refuses the table rather
-    // than misread it.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(["draw", "--stones", "3-3", "--search", "--db"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("deeper than 252 plies") && stderr.contains("placement search"), "{stderr}");
+}
+
+/// The 3-3 start over the hand-made deep 3-3 table, solved three ways: backward
+/// induction into sector tables (reading the deep children through the files), the
+/// placement search (through the searcher's deep lists) and plain layered induction
+/// (through in-memory tables given the deep list). Values and every move agree, for
+/// the start and the placement positions of random games, and some of them are deep.
+#[test]
+fn the_placement_phase_over_deep_values_agrees_three_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, values, deep) = deep_33(dir.path());
+    let index = Sector::from(sub33()).index();
+    write_table_deep(dir.path(), &Rules::STANDARD, sub33(), &values, &deep, &Stats::of_deep(&index, &values, Some(&deep))).unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: Rules::STANDARD }, &NoProgress).unwrap();
+    let tb = Tablebase::open(dir.path()).unwrap();
+    let searcher = Searcher::new(&tb, SearchOptions { tt_bytes: 1 << 22, keep_bytes: 1 << 26 });
+    let tables = MovementTables::from_map_in(Rules::STANDARD.game(), [(sub33(), values)].into()).with_deep([(sub33(), deep)].into());
+
+    let start: Position = format!("{} w 3 3", ".".repeat(24)).parse().unwrap();
+    let mut roots = vec![start];
+    let mut rng: u64 = 0x5eed;
+    for _ in 0..6 {
+        let mut pos = start;
+        while !pos.is_movement() {
+            let children = pos.children();
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            pos = children[(rng >> 33) as usize % children.len()].1;
+            if !pos.is_movement() {
+                roots.push(pos);
+            }
+        }
+    }
+    let rows = |moves: &[morris::MoveInfo]| {
+        let mut m: Vec<_> = moves.iter().map(|m| (m.mv.to_string(), m.value)).collect();
+        m.sort_by(|x, y| x.0.cmp(&y.0));
+        m
+    };
+    let mut deep_seen = 0;
+    for root in &roots {
+        let searched = searcher.solve(root, &NoProgress).unwrap();
+        assert_eq!(searched.value, tb.probe(root).unwrap(), "{root}: search against induction");
+        assert_eq!(rows(&searched.moves), rows(&tb.probe_moves(root).unwrap()), "{root}: moves, search against induction");
+        let plain = layered::solve(root, &tables, &NoProgress);
+        assert_eq!(plain.value, searched.value, "{root}: layered induction");
+        assert_eq!(rows(&plain.moves), rows(&searched.moves), "{root}: moves, layered induction");
+        deep_seen += searched.moves.iter().filter(|m| m.value.plies().is_some_and(|d| d > 252)).count();
+    }
+    assert!(roots.len() > 20 && deep_seen > 0, "{} positions, {deep_seen} deep moves", roots.len());
 }
 
 #[test]

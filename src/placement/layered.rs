@@ -75,7 +75,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
     }
 
     // Backward: values of each layer from the next one (or the movement tables).
-    let mut next_values: Vec<u8> = Vec::new();
+    let mut next_values: Vec<Value> = Vec::new();
     let mut root_moves = Vec::new();
     for t in (0..layers.len()).rev() {
         let (ply, next) = (plies[t], plies[t + 1]);
@@ -92,9 +92,10 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
             let (w, b) = join(next, cm, co);
             let layer = child_layer.expect("child layer exists");
             let at = layer.binary_search(&canonical(game, w, b)).expect("child is in the next layer");
-            Value::decode(next_values[at])
+            next_values[at]
         };
-        let values: Vec<u8> = layers[t]
+        // Values, not bytes: a plain solver keeps any depth, deep ones included.
+        let values: Vec<Value> = layers[t]
             .par_iter()
             .map(|&k| {
                 let (m, o) = split(ply, k);
@@ -109,7 +110,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                     best.unwrap_or(Value::Loss(0))
                 });
                 progress.advance(1);
-                v.encode().expect("depth fits the value encoding")
+                v
             })
             .collect();
         if t == 0 {
@@ -133,5 +134,5 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
         next_values = values;
     }
     sort_moves(&mut root_moves);
-    Solution { value: Value::decode(next_values[0]), moves: root_moves, nodes: layers.iter().map(|l| l.len() as u64).sum() }
+    Solution { value: next_values[0], moves: root_moves, nodes: layers.iter().map(|l| l.len() as u64).sum() }
 }

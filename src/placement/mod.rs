@@ -31,7 +31,7 @@ use crate::movegen::{for_each_move, for_each_move_with, Move, NONE};
 use crate::position::{Color, Position};
 use crate::subspace::Subspace;
 use crate::table::TableError;
-use crate::value::{MoveInfo, Value};
+use crate::value::{is_deep, Deep, MoveInfo, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -55,6 +55,9 @@ pub struct MovementTables {
     loader: Option<Box<Loader>>,
     wld_loader: Option<Box<Loader>>,
     error: Mutex<Option<TableError>>,
+    /// Exact depths of the values deeper than a byte, by subspace: empty but for rule
+    /// sets that go that deep (`removal=strict`).
+    deep: HashMap<Subspace, Deep>,
 }
 
 /// Packs value bytes into 2-bit result codes (the layout of `MovementTables::wld`).
@@ -80,7 +83,23 @@ impl MovementTables {
             loader: None,
             wld_loader: None,
             error: Mutex::new(None),
+            deep: HashMap::new(),
         }
+    }
+
+    /// These tables with the deep lists of their subspaces ([`TableFile::deep`]
+    /// (crate::table::TableFile::deep)); every subspace whose table holds a deep byte
+    /// must have its list.
+    pub fn with_deep(mut self, deep: HashMap<Subspace, Deep>) -> MovementTables {
+        self.deep = deep.into_iter().filter(|(_, d)| !d.is_empty()).collect();
+        self
+    }
+
+    /// The deepest win and loss these tables can hold: the byte's limits, or deeper
+    /// where a deep list says so. Searches bound their scores with them.
+    pub fn deepest(&self) -> (u16, u16) {
+        let deep = |odd: u16| self.deep.values().flat_map(|d| d.entries()).map(|e| e.1).filter(|d| d % 2 == odd).max().unwrap_or(0);
+        (deep(1).max(crate::value::MAX_WIN), deep(0).max(crate::value::MAX_LOSS))
     }
 
     /// Tables of the standard game already in memory (for example straight from the
@@ -142,7 +161,30 @@ impl MovementTables {
     /// The value for the side to move of the movement position `(mover, opp)`.
     #[inline]
     pub fn value(&self, mover: Bits, opp: Bits) -> Value {
-        Self::read(self.locate(mover, opp))
+        self.read_at(self.locate(mover, opp), mover, opp)
+    }
+
+    /// The value at a place `locate(mover, opp)` returned, deep values included.
+    #[inline(always)]
+    pub fn read_at(&self, at: Option<&u8>, mover: Bits, opp: Bits) -> Value {
+        match at {
+            Some(&b) if is_deep(b) => self.deep_value(b, mover, opp),
+            at => Self::read(at),
+        }
+    }
+
+    /// A deep byte's value, from its subspace's deep list. A byte without its depth
+    /// (which a checked table cannot have) is kept as an error, like a table that
+    /// failed to load, and reads as a draw.
+    #[cold]
+    fn deep_value(&self, b: u8, mover: Bits, opp: Bits) -> Value {
+        let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
+        let i = SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp);
+        self.deep.get(&sub).and_then(|d| d.value(b, i)).unwrap_or_else(|| {
+            let e = TableError::DeepValues { path: format!("movement table {sub}").into(), reader: "these movement tables (no deep list given)" };
+            self.error.lock().unwrap().get_or_insert(e);
+            Value::Draw
+        })
     }
 
     /// Where the value of `(mover, opp)` is stored, so that a caller can prefetch many
@@ -180,7 +222,8 @@ impl MovementTables {
         }
     }
 
-    /// The value at a place `locate` returned.
+    /// The value at a place `locate` returned, for tables without deep values (see
+    /// [`MovementTables::read_at`]).
     #[inline]
     pub fn read(at: Option<&u8>) -> Value {
         at.map_or(Value::Loss(0), |&b| Value::decode(b))

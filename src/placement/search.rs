@@ -33,8 +33,9 @@ const INF: i32 = 1_000_000;
 /// Score of a win in one ply, the best there is.
 const WIN_NOW: i32 = 99_999;
 /// Scores of the longest win and loss the value encoding holds.
-const LONGEST_WIN: i32 = 100_000 - crate::value::MAX_WIN as i32;
-const LONGEST_LOSS: i32 = -100_000 + crate::value::MAX_LOSS as i32;
+/// Plies the placement phase can add to a movement value's depth, and more: 2 x 12
+/// stones.
+const PLACEMENT_PLIES: i32 = 32;
 /// Key flag of searches over the packed result tables, where a leaf's score is only
 /// its result (a win counts as a win in 1, a loss as a loss in 0). Such scores are
 /// right on the side of 0 they fall, which is all a (-1, 1) window asks; their bounds
@@ -79,6 +80,9 @@ pub struct Search<'a> {
     last: usize,
     tables: &'a MovementTables,
     tt: &'a Tt,
+    /// Scores no win is below and no loss above (see [`MovementTables::deepest`]).
+    longest_win: i32,
+    longest_loss: i32,
     nodes: AtomicU64,
     /// Cutoffs per (ply, destination point), for move ordering.
     history: Vec<AtomicU64>,
@@ -107,7 +111,7 @@ fn best_of_leaves<'t, A: Copy>(
     beta: i32,
     locate: impl Fn(&Child) -> A,
     byte: impl Fn(A) -> Option<&'t u8>,
-    score: impl Fn(A) -> i32,
+    score: impl Fn(A, &Child) -> i32,
 ) -> i32 {
     let mut at: Vec<A> = Vec::with_capacity(children.len());
     for c in children {
@@ -118,8 +122,8 @@ fn best_of_leaves<'t, A: Copy>(
         at.push(a);
     }
     let mut best = -INF;
-    for a in at {
-        best = best.max(shrink(-score(a)));
+    for (a, c) in at.into_iter().zip(children) {
+        best = best.max(shrink(-score(a, c)));
         if best >= beta {
             break;
         }
@@ -151,7 +155,14 @@ impl<'a> Search<'a> {
     pub fn new(root: &Position, tables: &'a MovementTables, tt: &'a Tt, progress: &'a dyn Progress) -> Search<'a> {
         let plies = Ply::schedule(root);
         let last = plies.len() - 1;
+        // A placement node's value is at most the placement plies deeper than the
+        // deepest movement value, a win or a loss (a win one ply up is a loss's depth
+        // plus one).
+        let (win, loss) = tables.deepest();
+        let longest = win.max(loss) as i32 + PLACEMENT_PLIES;
         Search {
+            longest_win: 100_000 - longest,
+            longest_loss: -100_000 + longest,
             game: tables.game(),
             history: (0..plies.len() * MAX_POINTS).map(|_| AtomicU64::new(0)).collect(),
             plies,
@@ -254,10 +265,10 @@ impl<'a> Search<'a> {
             // Children are movement positions, valued by the tables.
             children.sort_unstable_by_key(|c| -c.order);
             let best = if key & WLD_ONLY != 0 {
-                let score = |a| [-100_000, 0, WIN_NOW][(MovementTables::read_wld(a) + 1) as usize];
+                let score = |a, _: &Child| [-100_000, 0, WIN_NOW][(MovementTables::read_wld(a) + 1) as usize];
                 best_of_leaves(&children, beta, #[inline(always)] |c| self.tables.locate_wld(c.mover, c.opp), |a| a.map(|x| x.0), score)
             } else {
-                let score = |a| MovementTables::read(a).goodness();
+                let score = |a, c: &Child| self.tables.read_at(a, c.mover, c.opp).goodness();
                 best_of_leaves(&children, beta, #[inline(always)] |c| self.tables.locate(c.mover, c.opp), |a| a, score)
             };
             self.store(key, t, best, alpha, beta);
@@ -355,8 +366,8 @@ impl<'a> Search<'a> {
         }
         let Some(w) = self.tt.get(key | WLD_ONLY) else { return exact };
         // Scores in the result pass have the sign of the true score.
-        let lower = if w.lower > 0 { LONGEST_WIN } else if w.lower == 0 { 0 } else { -INF };
-        let upper = if w.upper < 0 { LONGEST_LOSS } else if w.upper == 0 { 0 } else { INF };
+        let lower = if w.lower > 0 { self.longest_win } else if w.lower == 0 { 0 } else { -INF };
+        let upper = if w.upper < 0 { self.longest_loss } else if w.upper == 0 { 0 } else { INF };
         let b = exact.unwrap_or(Bounds { lower: -INF, upper: INF });
         Some(Bounds { lower: b.lower.max(lower), upper: b.upper.min(upper) })
     }

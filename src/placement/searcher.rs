@@ -168,9 +168,6 @@ impl Searcher {
         let mut missing = vec![];
         for &sub in &needed {
             match self.tb.table(sub) {
-                Ok(t) if !t.deep().is_empty() => {
-                    return Err(TableError::DeepValues { path: t.path.clone(), reader: "the placement search" }.into());
-                }
                 Ok(t) => {
                     files.insert(sub, t.clone());
                 }
@@ -182,12 +179,15 @@ impl Searcher {
             return Err(ProbeError::MissingTables { subspaces: missing });
         }
         let (kept, wld_kept) = (self.kept.clone(), self.kept.clone());
+        // Deep lists are read with each table's header: the few values beyond a byte.
+        let deep = files.iter().filter(|(_, t)| !t.deep().is_empty()).map(|(&sub, t)| (sub, t.deep().clone())).collect();
         let files = Arc::new(files);
         let wld_files = files.clone();
         Ok(MovementTables::lazy(
             crate::game::Game::of(*self.tb.rules()),
             move |sub| kept.get((sub, false), || files[&sub].read_all_mapped()),
             move |sub| wld_kept.get((sub, true), || wld_files[&sub].read_wld_mapped()),
-        ))
+        )
+        .with_deep(deep))
     }
 }
