@@ -185,3 +185,33 @@ fn a_damaged_or_missing_deep_section_is_an_error() {
     fs::write(&path, &good).unwrap();
     assert!(TableFile::open(&path, sub33(), &Rules::STANDARD).unwrap().read_all().is_ok());
 }
+
+/// The real thing: `removal=strict` goes past 252 plies in its 6-4 unit (wins in 301).
+/// Its movement tables up to 10 stones and the placement sectors of the 6-4 start,
+/// solved into files, then every deep position of the deepest placement sectors
+/// valued again by the placement search, which reads the deep movement values
+/// through its own path: value and depth agree.
+#[test]
+fn strict_deep_placement_values_agree_with_the_search() {
+    let rules: Rules = "standard,removal=strict".parse().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 10, only: None, starts: vec![(6, 4)], rules }, &NoProgress).unwrap();
+    let tb = Tablebase::with_rules(dir.path(), rules, 64).unwrap();
+    let searcher = Searcher::new(&tb, SearchOptions { tt_bytes: 1 << 24, keep_bytes: 1 << 30 });
+    let mut compared = 0;
+    for name in ["5-4-1-0", "4-5-0-1"] {
+        let sector: Sector = name.parse().unwrap();
+        let t = tb.table(sector).unwrap();
+        assert!(!t.deep().is_empty(), "{name} has deep values");
+        let index = sector.index();
+        for &(slot, depth) in t.deep().entries().iter().step_by(t.deep().len().div_ceil(25)) {
+            let (mover, opp) = index.unindex(slot);
+            let pos = Position::new(mover, opp, sector.sh, sector.oh, Color::White).unwrap();
+            let want = if depth % 2 == 1 { Value::Win(depth) } else { Value::Loss(depth) };
+            assert_eq!(tb.probe(&pos).unwrap(), want, "{name} slot {slot}");
+            assert_eq!(searcher.solve(&pos, &NoProgress).unwrap().value, want, "{name} slot {slot}: the search");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 40, "{compared} deep positions compared");
+}
