@@ -443,7 +443,8 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                 for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
                     let (cm, co) = (opp_after, after);
                     any = true;
-                    let removed = (sector.o as u32 - cm.count_ones()) as usize;
+                    // A move names every stone it removes (two for a double mill under `take=each`).
+                    let removed = (mv.capture != crate::movegen::NONE) as usize + (mv.capture2 != crate::movegen::NONE) as usize;
                     let placed = (mv.from == crate::movegen::NONE) as usize;
                     if let (0, 0, Some(t)) = (removed, placed, target_index.as_ref()) {
                         kids[n] = t.index_with(&prep, cm, co);
