@@ -434,7 +434,9 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                 if index.may_be_hole(i as u64) && index.index(mover, opp) != i as u64 {
                     continue;
                 }
-                let (mut n, mut any) = (0usize, false);
+                // `n` counts the moves into this unit; `other` records any other move, so
+                // that the common move sets no flag of its own.
+                let (mut n, mut other) = (0usize, false);
                 // Non-capturing children keep our opponent's stones as their mover's.
                 let prep = target_index.as_ref().and_then(|t| t.prepare(opp, true));
                 let mut last_capturer = [0 as crate::geometry::Bits; 3];
@@ -442,7 +444,6 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
                 for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
                     let (cm, co) = (opp_after, after);
-                    any = true;
                     // A move names every stone it removes (two for a double mill under `take=each`).
                     let removed = (mv.capture != crate::movegen::NONE) as usize + (mv.capture2 != crate::movegen::NONE) as usize;
                     let placed = (mv.from == crate::movegen::NONE) as usize;
@@ -450,6 +451,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                         kids[n] = t.index_with(&prep, cm, co);
                         n += 1;
                     } else if let Some((ci, child_values, child_deep)) = &outside[placed][removed] {
+                        other = true;
                         // Captures after one move share the capturer's stones (the child's
                         // opponent set), so their canonicalisation is prepared once per move.
                         let ci_slot = if placed == 0 {
@@ -468,6 +470,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                         }
                     } else {
                         debug_assert!(removed > 0, "a move without removal has a child sector");
+                        other = true;
                         best_loss = 0; // the opponent is left with two stones
                     }
                 });
@@ -483,7 +486,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                 } else {
                     cap_win as u8
                 };
-                let v = if !any {
+                let v = if n == 0 && !other {
                     // Blocked: a loss, unless the board is full and the rules call that a
                     // draw, which no later level changes (it has no child to decide it).
                     (!(full_draw && mover | opp == full)).then_some(Value::Loss(0))

@@ -25,7 +25,7 @@ fn deep_33(dir: &Path) -> (Vec<u8>, Vec<u8>, Deep) {
     let plain = t.read_all().unwrap();
     let index = Sector::from(sub33()).index();
     let (mut values, mut entries) = (plain.clone(), Vec::new());
-    let (mut wins, mut losses) = (0u16, 0u16);
+    let (mut wins, mut losses) = (0u32, 0u32);
     for (i, b) in values.iter_mut().enumerate() {
         if index.may_be_hole(i as u64) && index.is_hole(i as u64) {
             continue;
@@ -34,14 +34,14 @@ fn deep_33(dir: &Path) -> (Vec<u8>, Vec<u8>, Deep) {
             Value::Win(_) => {
                 wins += 1;
                 if wins % 7 == 0 {
-                    entries.push((i as u64, 301 + 2 * (wins % 50)));
+                    entries.push((i as u64, 301 + 2 * (wins % 50) as u16));
                     *b = DEEP_WIN;
                 }
             }
             Value::Loss(_) => {
                 losses += 1;
                 if losses % 5 == 0 {
-                    entries.push((i as u64, 400 + 2 * (losses % 50)));
+                    entries.push((i as u64, 400 + 2 * (losses % 50) as u16));
                     *b = DEEP_LOSS;
                 }
             }
