@@ -100,6 +100,31 @@ fn deep_values_round_trip_through_the_file_and_the_probe() {
     let bs = w.header.block_size as u64;
     assert_eq!(w.read_wld((slot / bs) as usize, (slot % bs) as usize).unwrap(), if values[slot as usize] == DEEP_WIN { 1 } else { 2 });
 
+    // The depth histogram of `stats --plot` counts each deep value at its own depth.
+    let svg = dir.path().join("plot.svg");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_morris")).args(["stats", "--db"]).arg(dir.path()).arg("--plot").arg(&svg).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut want = std::collections::BTreeMap::new();
+    for (i, &b) in values.iter().enumerate() {
+        if !(index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
+            match deep.value(b, i as u64).unwrap() {
+                Value::Win(d) => *want.entry(("w", d)).or_insert(0u64) += 1,
+                Value::Loss(d) => *want.entry(("l", d)).or_insert(0u64) += 1,
+                Value::Draw => {}
+            }
+        }
+    }
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    let attr = |tag: &str, name: &str| tag.split(&format!("{name}=\"")).nth(1).map(|r| r.split('"').next().unwrap().to_string());
+    let mut got = std::collections::BTreeMap::new();
+    for tag in svg.split('<').filter(|t| t.starts_with("rect ") && t.contains("data-plies")) {
+        let class = if attr(tag, "class").unwrap() == "w" { "w" } else { "l" };
+        let d: u16 = attr(tag, "data-plies").unwrap().parse().unwrap();
+        *got.entry((class, d)).or_insert(0u64) += attr(tag, "data-count").unwrap().parse::<u64>().unwrap();
+    }
+    assert!(want.keys().any(|k| k.1 > 300), "deep depths are drawn");
+    assert_eq!(got, want);
+
 }
 
 /// The 3-3 start over the hand-made deep 3-3 table, solved three ways: backward

@@ -9,6 +9,7 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use morris::solver::Stats;
 use morris::table::TableFile;
+use morris::value::{is_deep, DEEP_LOSS, DEEP_WIN};
 use morris::{Sector, Value};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -135,9 +136,6 @@ impl Drop for Plot {
 /// worker), skipping the holes of the index, and checks the counts against the header.
 fn histogram(t: &TableFile, bar: &ProgressBar) -> anyhow::Result<Histogram> {
     let index = t.header.sector.index_on(t.header.rules.board);
-    if !t.deep().is_empty() {
-        return Err(morris::table::TableError::DeepValues { path: t.path.clone(), reader: "the histogram" }.into());
-    }
     let block = t.header.block_size as u64;
     let zero = || vec![0u64; 256];
     let bytes = (0..t.header.blocks as usize)
@@ -159,12 +157,34 @@ fn histogram(t: &TableFile, bar: &ProgressBar) -> anyhow::Result<Histogram> {
         )
         .map(|r| r.map(|(counts, _)| counts))
         .try_reduce(zero, |a, b| Ok(a.iter().zip(&b).map(|(x, y)| x + y).collect()))?;
-    let mut h = Histogram { win: vec![0; 256], loss: vec![0; 256], draws: 0 };
+    // Values deeper than a byte (`removal=strict`) take their depths from the deep
+    // section, one entry for each deep byte counted above.
+    let deep = t.deep().entries();
+    let bins = 256.max(deep.iter().map(|e| e.1 as usize + 1).max().unwrap_or(0));
+    let mut h = Histogram { win: vec![0; bins], loss: vec![0; bins], draws: 0 };
     for (b, &n) in bytes.iter().enumerate() {
         match Value::decode(b as u8) {
+            _ if is_deep(b as u8) => {}
             Value::Win(d) => h.win[d as usize] += n,
             Value::Loss(d) => h.loss[d as usize] += n,
             Value::Draw => h.draws += n,
+        }
+    }
+    let deep_wins = deep.iter().filter(|e| e.1 % 2 == 1).count() as u64;
+    anyhow::ensure!(
+        (bytes[DEEP_WIN as usize], bytes[DEEP_LOSS as usize]) == (deep_wins, deep.len() as u64 - deep_wins),
+        "{}: {} deep win and {} deep loss bytes, but its deep section holds {} wins and {} losses",
+        t.path.display(),
+        bytes[DEEP_WIN as usize],
+        bytes[DEEP_LOSS as usize],
+        deep_wins,
+        deep.len() as u64 - deep_wins
+    );
+    for &(_, d) in deep {
+        if d % 2 == 1 {
+            h.win[d as usize] += 1;
+        } else {
+            h.loss[d as usize] += 1;
         }
     }
     let s = &t.header.stats;
