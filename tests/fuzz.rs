@@ -72,7 +72,7 @@ fn table_reader_returns_the_truth_or_an_error() {
     generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let rounds = cases(300);
-    let mut rearranged = 0;
+    let (mut rearranged, mut hidden) = (0, 0);
     let names = ["2-3-1-0", "3-3"];
     let files: Vec<Vec<u8>> = names.iter().map(|n| fs::read(table_path(dir.path(), n.parse::<Sector>().unwrap())).unwrap()).collect();
     for (which, name) in names.into_iter().enumerate() {
@@ -85,9 +85,12 @@ fn table_reader_returns_the_truth_or_an_error() {
         let slots: Vec<u64> = (0..64).map(|_| rng.below(index.len())).filter(|&i| !(index.may_be_hole(i) && index.is_hole(i))).collect();
         for round in 0..rounds {
             let mut bad = good.clone();
-            match rng.below(5) {
+            match rng.below(6) {
                 // Valid frames in the wrong place: each still decodes and checks itself.
                 4 => rearranged += rearrange(&mut bad, other, &mut rng) as usize,
+                // A shorter valid frame, then a skippable frame ending in the checksum
+                // the index names: zstd decodes the first and skips the second.
+                5 => hidden += hide(&mut bad, other, &mut rng) as usize,
                 // Flipped bits anywhere.
                 0 | 1 => {
                     for _ in 0..1 + rng.below(4) {
@@ -131,6 +134,32 @@ fn table_reader_returns_the_truth_or_an_error() {
         fs::write(&path, &good).unwrap();
     }
     assert!(rearranged as u64 * 20 > rounds, "only {rearranged} of {rounds} rounds rearranged frames");
+    assert!(hidden as u64 * 20 > rounds, "only {hidden} of {rounds} rounds hid a frame behind a skippable one");
+}
+
+/// Replaces a frame of `bad` by a shorter frame (of `bad` or of `other`) followed by a
+/// skippable frame whose last 4 bytes are the replaced frame's checksum. Whether it
+/// found a frame long enough.
+fn hide(bad: &mut [u8], other: &[u8], rng: &mut Rng) -> bool {
+    let (mine, theirs) = (frames(bad), frames(other));
+    for _ in 0..2000 {
+        let a = mine[rng.below(mine.len() as u64) as usize];
+        let from_other = rng.below(2) == 0;
+        let b = if from_other { theirs[rng.below(theirs.len() as u64) as usize] } else { mine[rng.below(mine.len() as u64) as usize] };
+        if b.1 + 12 > a.1 {
+            continue;
+        }
+        let src = if from_other { other } else { &*bad };
+        let mut region = src[b.0..b.0 + b.1].to_vec();
+        let skip = a.1 - b.1;
+        region.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+        region.extend_from_slice(&((skip - 8) as u32).to_le_bytes());
+        region.resize(a.1 - 4, 0);
+        region.extend_from_slice(&bad[a.0 + a.1 - 4..a.0 + a.1].to_vec());
+        bad[a.0..a.0 + a.1].copy_from_slice(&region);
+        return true;
+    }
+    false
 }
 
 /// The frames of a version 3 file: (offset, length) of every non-empty WLD and depth frame.

@@ -169,3 +169,124 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
         eprintln!("{}: {name} blocks {:?}: every read path refuses", d.what, d.blocks);
     }
 }
+
+/// A skippable zstd frame of `len` bytes in all whose last 4 bytes are `tail`: zstd
+/// decodes past it, so it hides anything that stands before it.
+fn skippable(len: usize, tail: &[u8]) -> Vec<u8> {
+    let mut s = 0x184D_2A50u32.to_le_bytes().to_vec();
+    s.extend_from_slice(&((len - 8) as u32).to_le_bytes());
+    s.resize(len - 4, 0);
+    s.extend_from_slice(tail);
+    s
+}
+
+/// Block `k`'s stored WLD region (and, with `depth`, its depth region) replaced by
+/// block `j`'s frame followed by a skippable frame that ends with the checksum `k`'s
+/// index entry names: the region ends as the index says and decodes to `j`'s plane.
+/// `None` where `j`'s frames are not at least 12 bytes shorter than `k`'s.
+fn craft(bytes: &[u8], k: usize, j: usize, depth: bool) -> Option<Vec<u8>> {
+    let b = blocks(bytes);
+    let (ok, wk, dk) = b[k];
+    let (oj, wj, dj) = b[j];
+    let fits = |short: usize, long: usize| short > 0 && short + 12 <= long;
+    if !fits(wj, wk) || (depth && !fits(dj, dk)) || bytes[oj..oj + wj] == bytes[ok..ok + wk] {
+        return None;
+    }
+    let mut out = bytes.to_vec();
+    let mut region = |at: usize, len: usize, from: usize, flen: usize| {
+        let mut r = bytes[from..from + flen].to_vec();
+        r.extend(skippable(len - flen, &bytes[at + len - 4..at + len]));
+        out[at..at + len].copy_from_slice(&r);
+    };
+    region(ok, wk, oj, wj);
+    if depth {
+        region(ok + wk, dk, oj + wj, dj);
+    }
+    Some(out)
+}
+
+/// The attack of a crafted region: another block's frame, then a skippable frame ending
+/// with the checksum the index names. Each stored region must be exactly one frame, so
+/// every read path refuses it, in a full set, a results-only set (`strip`) and a
+/// results-only compact set (`compact --wdl`), where only the WLD plane is read.
+#[test]
+fn a_frame_hidden_behind_a_skippable_frame_is_an_error_on_every_read_path() {
+    let src = tempfile::tempdir().unwrap();
+    let opts = morris::generate::Options { dir: src.path().to_owned(), max_stones: 8, only: None, starts: vec![], rules: morris::Rules::STANDARD };
+    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let subs: Vec<Subspace> = ["3-3", "3-4", "4-3", "4-4", "5-3", "3-5"].iter().map(|s| s.parse().unwrap()).collect();
+    // The three kinds of set: full, results only, compact results only.
+    let sets: Vec<(&str, tempfile::TempDir)> = ["full", "results only", "compact, results only"]
+        .into_iter()
+        .map(|kind| {
+            let d = tempfile::tempdir().unwrap();
+            for &s in &subs {
+                let t = TableFile::open(&table_path(src.path(), s), s, &Rules::STANDARD).unwrap();
+                match kind {
+                    "full" => {
+                        std::fs::copy(table_path(src.path(), s), table_path(d.path(), s)).unwrap();
+                    }
+                    _ => {
+                        t.copy_to(d.path(), true, kind.starts_with("compact")).unwrap();
+                    }
+                }
+            }
+            (kind, d)
+        })
+        .collect();
+    let mut attacks = 0;
+    for (kind, dir) in &sets {
+        let full = *kind == "full";
+        // The WLD region alone, and (in a full set) the whole block.
+        for depth in if full { vec![false, true] } else { vec![false] } {
+            let found = subs.iter().find_map(|&s| {
+                let bytes = std::fs::read(table_path(dir.path(), s)).unwrap();
+                let n = blocks(&bytes).len();
+                (0..n).flat_map(|k| (0..n).map(move |j| (k, j))).find_map(|(k, j)| craft(&bytes, k, j, depth).map(|b| (s, k, b)))
+            });
+            let (sub, k, crafted) = found.unwrap_or_else(|| panic!("{kind}: no two blocks to craft from (depth {depth})"));
+            let path = table_path(dir.path(), sub);
+            let good = std::fs::read(&path).unwrap();
+            std::fs::write(&path, &crafted).unwrap();
+            let name = format!("{sub}.mtb");
+            let what = format!("{kind}, {name} block {k}{}", if depth { ", both planes" } else { ", WLD plane" });
+            let names_table = |e: &dyn std::fmt::Display| assert!(e.to_string().contains(&name), "{what}: error does not name {name}: {e}");
+            let (bare, cached) = (Tablebase::with_cache(dir.path(), 0).unwrap(), Tablebase::open(dir.path()).unwrap());
+            let pos = positions(sub, k);
+            assert!(!pos.is_empty());
+            for &(m, o) in &pos {
+                for tb in [&bare, &cached, &cached] {
+                    if full {
+                        match tb.probe_movement(m, o) {
+                            Ok(v) => panic!("{what}: gave {v}"),
+                            Err(e) => names_table(&e),
+                        }
+                    }
+                    match tb.probe_wdl_movement(m, o) {
+                        Ok(v) => panic!("{what}: gave {v:?} (WLD)"),
+                        Err(e) => names_table(&e),
+                    }
+                }
+            }
+            // Whole-table reads, and the check of `stats --check`.
+            let t = TableFile::open(&path, sub, &Rules::STANDARD).unwrap();
+            names_table(&t.read_wld_mapped().err().expect("read_wld_mapped"));
+            names_table(&t.check().err().expect("check"));
+            if full {
+                names_table(&t.read_all().err().expect("read_all"));
+                let mut buf = vec![];
+                names_table(&t.read_block(k, &mut buf).err().expect("read_block"));
+                // The server: an error answer, never a value.
+                let srv = server::Server::start(dir.path(), &[]);
+                let p = Position::movement(Color::White, pos[0].0, pos[0].1);
+                let (status, _, body) = srv.get(&format!("/api/probe?position={}", server::encode(&p.to_string())));
+                assert_eq!(status, 500, "{what}: {body}");
+                assert!(body.contains(&name), "{what}: {body}");
+            }
+            std::fs::write(&path, good).unwrap();
+            attacks += 1;
+            eprintln!("{what}: every read path refuses");
+        }
+    }
+    assert_eq!(attacks, 4);
+}

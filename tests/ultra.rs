@@ -198,6 +198,43 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
     let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();
     let err = f.read_all(&strong).err().unwrap().to_string();
     assert!(err.contains(&format!("group {g}: the frame is not the one the index names")), "{err}");
+    // A shorter frame of another class file, then a skippable frame ending in the
+    // checksum the index names for this group: not one frame, so refused before
+    // decoding.
+    let frames_of = |b: &[u8]| -> Vec<Vec<u8>> {
+        let n = (u32::from_le_bytes(b[28..32].try_into().unwrap()) as usize).div_ceil(u32::from_le_bytes(b[76..80].try_into().unwrap()) as usize);
+        let mut at = 256 + 8 * n;
+        (0..n)
+            .map(|g| {
+                let l = u32::from_le_bytes(b[256 + 8 * g..260 + 8 * g].try_into().unwrap()) as usize;
+                at += l;
+                b[at - l..at].to_vec()
+            })
+            .collect()
+    };
+    let others: Vec<Vec<u8>> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "mtc") && *p != path)
+        .flat_map(|p| frames_of(&std::fs::read(p).unwrap()))
+        .filter(|f| !f.is_empty())
+        .collect();
+    let start = |g: usize| 256 + 8 * groups + (0..g).map(len).sum::<usize>();
+    let (g, short) = (0..groups)
+        .find_map(|g| others.iter().find(|f| f.len() + 12 <= len(g)).map(|f| (g, f.clone())))
+        .expect("a frame 12 bytes shorter than one of 4-3's");
+    let mut crafted = bytes.clone();
+    let sg = start(g);
+    let mut region = short.clone();
+    region.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
+    region.extend_from_slice(&((len(g) - short.len() - 8) as u32).to_le_bytes());
+    region.resize(len(g) - 4, 0);
+    region.extend_from_slice(&bytes[sg + len(g) - 4..sg + len(g)]);
+    crafted[sg..sg + len(g)].copy_from_slice(&region);
+    std::fs::write(&path, &crafted).unwrap();
+    let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();
+    let err = f.read_all(&strong).err().unwrap().to_string();
+    assert!(err.contains(&format!("group {g}: the frame is not the one the index names")), "{err}");
     // A class file of the version before (a frame a block): refused by version, and
     // classed again by the next run.
     let mut old = bytes.clone();

@@ -74,6 +74,7 @@
 //! deep values changed).
 
 pub mod format;
+pub(crate) mod frame;
 pub mod manifest;
 pub mod reader;
 pub mod writer;

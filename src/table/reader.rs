@@ -301,13 +301,12 @@ impl TableFile {
     }
 
     /// Checks that `frame` is the frame the block index names for this plane of block
-    /// `k`: it carries a content checksum (which zstd then verifies against the
-    /// decompressed plane) equal to the index's `check`. A frame from another block
-    /// or table has another checksum.
+    /// `k` ([`super::frame::is_named_frame`]): exactly one zstd frame carrying the
+    /// index's checksum, which zstd then verifies against the decompressed plane. A
+    /// frame from another block or table has another checksum, and one followed by
+    /// anything (a skippable frame ending in the named checksum) is not one frame.
     fn check_frame(&self, k: usize, frame: &[u8], check: u32, what: &str) -> Result<(), TableError> {
-        // Frame header descriptor bit 2: the frame ends with a content checksum.
-        let has_checksum = frame.len() >= 9 && frame[4] & 0x04 != 0;
-        if (frame.is_empty() && check == 0) || (has_checksum && super::writer::frame_check(frame) == check) {
+        if super::frame::is_named_frame(frame, check) {
             return Ok(());
         }
         Err(self.corrupt(format!("block {k} {what} frame is not the one its index names (damaged, or moved from elsewhere)")))

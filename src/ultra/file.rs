@@ -391,7 +391,7 @@ impl ClassFile {
             std::io::ErrorKind::UnexpectedEof => TableError::Truncated { path: self.path.clone(), detail: format!("group {g} ends past the end of the file") },
             _ => io(&self.path)(e),
         })?;
-        if frame.len() < 4 || u32::from_le_bytes(frame[frame.len() - 4..].try_into().unwrap()) != check {
+        if !crate::table::frame::is_named_frame(&frame, check) {
             return Err(corrupt(&self.path, format!("group {g}: the frame is not the one the index names")));
         }
         let bound = 2 * blocks + 1 + 2 * 255 + 3 * blocks * self.header.block_size as usize;
