@@ -175,3 +175,56 @@ fn a_plot_rerun_clears_the_temporary_file_of_a_killed_one() {
     assert!(out.path().join("p.svg").exists());
     assert!(!stale.exists(), "the stale temporary file is removed");
 }
+
+/// Commands delete only files they wrote. A refused copy leaves the directory exactly
+/// as it was (a user's `notes.tmp` and `notes.tmp.12` kept, no lock file added); a
+/// solve keeps them too, and removes only the temporary files of its own table names;
+/// and a manifest that names a path outside its directory is refused, not obeyed.
+#[test]
+fn copies_and_solves_delete_only_files_they_wrote() {
+    let full = solved();
+    let out = tempfile::tempdir().unwrap();
+    for cmd in [vec!["strip"], vec!["compact"], vec!["compact", "--wdl"]] {
+        let o_dir = out.path().join(cmd.join("-"));
+        std::fs::create_dir(&o_dir).unwrap();
+        std::fs::write(o_dir.join("notes.tmp"), "x").unwrap();
+        std::fs::write(o_dir.join("draft.tmp.12"), "y").unwrap();
+        let before = snapshot(&o_dir);
+        let mut args = cmd.clone();
+        args.extend(["--db", s(full.path()), "--out", s(&o_dir)]);
+        let o = morris(&args);
+        assert_eq!(o.status.code(), Some(2), "{cmd:?}: {}", text(&o));
+        assert!(text(&o).contains("notes.tmp"), "{cmd:?} names the file: {}", text(&o));
+        assert_eq!(snapshot(&o_dir), before, "{cmd:?} changed a directory it refused");
+        assert!(!o_dir.join(".morris.lock").exists(), "{cmd:?} left a lock file in a directory it refused");
+    }
+    // A solve keeps the user's files and clears its own temporary ones.
+    let db = tempfile::tempdir().unwrap();
+    std::fs::write(db.path().join("notes.tmp"), "x").unwrap();
+    std::fs::write(db.path().join("draft.tmp.12"), "y").unwrap();
+    std::fs::write(db.path().join("3-3.mtb.tmp.4194304"), "half a table").unwrap();
+    std::fs::write(db.path().join("3-3.mtb.tmp"), "half a table").unwrap();
+    let o = morris(&["solve", "--db", s(db.path()), "--max-stones", "6", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    assert_eq!(std::fs::read_to_string(db.path().join("notes.tmp")).unwrap(), "x");
+    assert_eq!(std::fs::read_to_string(db.path().join("draft.tmp.12")).unwrap(), "y");
+    assert!(!db.path().join("3-3.mtb.tmp.4194304").exists() && !db.path().join("3-3.mtb.tmp").exists(), "a solve's own temporary files are cleared");
+    // A manifest naming a file outside the directory: the copy refuses it and deletes
+    // nothing, inside or outside.
+    let root = tempfile::tempdir().unwrap();
+    let dest = root.path().join("c");
+    let o = morris(&["compact", "--db", s(full.path()), "--out", s(&dest)]);
+    assert!(o.status.success(), "{}", text(&o));
+    std::fs::write(root.path().join("victim.txt"), "keep me").unwrap();
+    let manifest = dest.join(".morris-copy");
+    let text_m = std::fs::read_to_string(&manifest).unwrap();
+    for evil in ["../victim.txt", "/etc/hostname", "sub/3-3.mtb", "..", "notes.tmp"] {
+        std::fs::write(&manifest, format!("{text_m}file {evil}\n")).unwrap();
+        let before = snapshot(&dest);
+        let o = morris(&["compact", "--db", s(full.path()), "--out", s(&dest)]);
+        assert_eq!(o.status.code(), Some(2), "{evil}: {}", text(&o));
+        assert!(text(&o).contains(".morris-copy"), "{evil}: the error names the manifest: {}", text(&o));
+        assert_eq!(std::fs::read_to_string(root.path().join("victim.txt")).unwrap(), "keep me");
+        assert_eq!(snapshot(&dest), before, "{evil}");
+    }
+}

@@ -81,7 +81,10 @@ impl Manifest {
             match k {
                 "kind" => m.kind = v.to_string(),
                 "source" => m.source = u64::from_str_radix(v, 16).ok()?,
-                "file" => {
+                // Only a table's own name, inside the directory: a manifest that names
+                // `../victim.txt` (or any path) is not one this build wrote, and is
+                // refused rather than obeyed.
+                "file" if v.ends_with(".mtb") && writer::is_own_name(v) => {
                     m.files.insert(v.to_string());
                 }
                 _ => return None,
@@ -100,34 +103,27 @@ impl Manifest {
         }
     }
 
-    /// Prepares `dir` for this copy: creates it, takes its lock (removing stale
-    /// temporary files), refuses it if it holds anything but this same copy's earlier
-    /// output, removes the files of that earlier output this copy does not write, and
-    /// writes the manifest. The returned lock is held while the copy runs.
+    /// Prepares `dir` for this copy: creates it, refuses it if it holds anything but
+    /// this same copy's earlier output (before touching a file), takes its lock
+    /// (removing the stale temporary files of morris's own names), removes the files of
+    /// that earlier output this copy does not write, and writes the manifest. The
+    /// returned lock is held while the copy runs.
     pub fn claim(&self, dir: &Path) -> Result<fs::File, OutDirError> {
         let io = |source| TableError::Io { path: dir.to_owned(), source };
         fs::create_dir_all(dir).map_err(io)?;
+        let had_lock = dir.join(".morris.lock").exists();
+        self.refuse_foreign(dir)?;
         let lock = writer::lock_dir(dir, "copying tables into it")?;
-        let shown = dir.display().to_string();
-        let earlier = Manifest::read(dir)?;
-        if let Some(m) = &earlier {
-            if m.kind != self.kind || m.source != self.source {
-                return Err(OutDirError::OtherCopy { dir: shown, found: m.kind.clone(), same_source: m.source == self.source });
+        // Checked again under the lock: another process may have written meanwhile.
+        let earlier = match self.refuse_foreign(dir) {
+            Ok(earlier) => earlier,
+            Err(e) => {
+                if !had_lock {
+                    let _ = fs::remove_file(dir.join(".morris.lock"));
+                }
+                return Err(e);
             }
-        }
-        let owned = |name: &str| name == MANIFEST || name == ".morris.lock" || earlier.as_ref().is_some_and(|m| m.files.contains(name));
-        let mut foreign = Vec::new();
-        for entry in fs::read_dir(dir).map_err(io)?.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !owned(&name) {
-                foreign.push(name);
-            }
-        }
-        if !foreign.is_empty() {
-            foreign.sort();
-            foreign.truncate(10);
-            return Err(OutDirError::Foreign { dir: shown, names: foreign });
-        }
+        };
         // Ours, from the earlier run: what this run does not write again goes. A kill
         // before the new manifest is written leaves the old one, which names them.
         if let Some(m) = &earlier {
@@ -141,5 +137,37 @@ impl Manifest {
         let text = self.to_text();
         writer::write_atomic(dir, MANIFEST, |f| f.write_all(text.as_bytes()))?;
         Ok(lock)
+    }
+
+    /// The earlier manifest of `dir`, if its copy is this one; an error if `dir` holds
+    /// another copy, or any file that is neither that copy's (the manifest, the lock,
+    /// a table it names, or a temporary file of one of those). Reads only.
+    fn refuse_foreign(&self, dir: &Path) -> Result<Option<Manifest>, OutDirError> {
+        let io = |source| TableError::Io { path: dir.to_owned(), source };
+        let shown = dir.display().to_string();
+        let earlier = Manifest::read(dir)?;
+        if let Some(m) = &earlier {
+            if m.kind != self.kind || m.source != self.source {
+                return Err(OutDirError::OtherCopy { dir: shown, found: m.kind.clone(), same_source: m.source == self.source });
+            }
+        }
+        let listed = |name: &str| name == MANIFEST || earlier.as_ref().is_some_and(|m| m.files.contains(name));
+        let owned = |name: &str| {
+            let temp_of = name.rsplit_once(".tmp").map(|(stem, _)| stem);
+            name == ".morris.lock" || listed(name) || (writer::is_temporary(name) && temp_of.is_some_and(listed))
+        };
+        let mut foreign = Vec::new();
+        for entry in fs::read_dir(dir).map_err(io)?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !owned(&name) {
+                foreign.push(name);
+            }
+        }
+        if !foreign.is_empty() {
+            foreign.sort();
+            foreign.truncate(10);
+            return Err(OutDirError::Foreign { dir: shown, names: foreign });
+        }
+        Ok(earlier)
     }
 }

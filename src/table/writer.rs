@@ -65,8 +65,9 @@ impl<W: Write> Write for Counting<W> {
 
 /// Takes the lock of `dir` for writing (`what` names the command in the message a
 /// second process gets), held until the returned file is dropped or the process ends,
-/// even by SIGKILL, and removes the temporary files an interrupted run left behind:
-/// with the lock held, no other run can be writing them.
+/// even by SIGKILL, and removes the temporary files an interrupted run left behind
+/// ([`is_temporary`]: only those of morris's own file names): with the lock held, no
+/// other run can be writing them.
 pub fn lock_dir(dir: &Path, what: &str) -> Result<File, TableError> {
     let path = dir.join(".morris.lock");
     let io = |source| TableError::Io { path: path.clone(), source };
@@ -89,10 +90,31 @@ pub fn lock_dir(dir: &Path, what: &str) -> Result<File, TableError> {
     Ok(file)
 }
 
-/// Whether `name` is a temporary file of [`write_atomic`] (`NAME.tmp.PID`, or
-/// `NAME.tmp` from builds before the process id was added).
+/// The files other than tables and class files that morris writes with
+/// [`write_atomic`]: a copy's manifest and the ultra pass's sector values.
+pub const OTHER_FILES: [&str; 2] = [super::manifest::MANIFEST, "sector-values.txt"];
+
+/// Whether `name` is a file morris writes into a table directory: a table or class
+/// file named by its sector (`S-O.mtb`, `S-O-SH-OH.mtc`, written as morris writes
+/// them), or one of [`OTHER_FILES`].
+pub fn is_own_name(name: &str) -> bool {
+    let stem = name.strip_suffix(".mtb").or_else(|| name.strip_suffix(".mtc"));
+    OTHER_FILES.contains(&name) || stem.is_some_and(|s| s.parse::<Sector>().is_ok_and(|x| x.to_string() == s))
+}
+
+/// Whether `name` is a temporary file of [`write_atomic`]: `NAME.tmp.PID` (or
+/// `NAME.tmp`, from builds before the process id was added) where `NAME` is one of
+/// morris's own names ([`is_own_name`]). A user's `notes.tmp` is not one, so a
+/// directory lock never removes it.
 pub fn is_temporary(name: &str) -> bool {
-    name.ends_with(".tmp") || name.rsplit_once(TMP).is_some_and(|(_, pid)| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+    let stem = match name.rsplit_once(TMP) {
+        Some((stem, pid)) if !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) => stem,
+        _ => match name.strip_suffix(".tmp") {
+            Some(stem) => stem,
+            None => return false,
+        },
+    };
+    is_own_name(stem)
 }
 
 /// Splits one block of value bytes into its WLD plane (four 2-bit codes a byte) and
