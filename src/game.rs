@@ -339,12 +339,22 @@ impl Game {
     /// `take=each` removes one stone per mill, one after the other, each chosen under
     /// the removal rule in the position the previous one left; removals stop once the
     /// opponent has fewer than 3 stones (`hand` counts its stones in hand), as the game
-    /// is over. Different orders that end alike are reported once each way; callers
-    /// that count children deduplicate by slot.
+    /// is over. Two orders that take the same stones are one move, reported once: a
+    /// move listed twice would be shown twice, and counted twice by any caller that
+    /// counts moves.
     #[inline]
     pub fn for_each_removal(&self, opp: Bits, hand: u32, mills: u32, mut f: impl FnMut(Bits)) {
         let count = if self.take_each { mills } else { 1 };
-        self.remove(opp, hand, count, &mut f);
+        if count < 2 {
+            self.remove(opp, hand, count, &mut f);
+            return;
+        }
+        // Rare (a double mill): collect the outcomes and report each once.
+        let mut left = Vec::new();
+        self.remove(opp, hand, count, &mut |l| left.push(l));
+        left.sort_unstable();
+        left.dedup();
+        left.into_iter().for_each(f);
     }
 
     /// `count` removals, one after the other, from the position `opp` left.

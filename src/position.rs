@@ -308,11 +308,6 @@ impl Position {
             let (white, black) = ply.colours(after, opp_after);
             out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move, board: self.board }));
         });
-        // Under `take=each` two orders of removal can take the same two stones: one move.
-        if game.take_each {
-            let mut seen = std::collections::HashSet::new();
-            out.retain(|(mv, _)| seen.insert(*mv));
-        }
         out
     }
 

@@ -176,3 +176,37 @@ fn the_sixteen_point_board_from_the_command_line() {
     let o = morris(&["probe", "--db", d, "................ w 6 6"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
 }
+
+/// Under `take=each` a placement that closes two mills is one move however the two
+/// removals are ordered: the probe (by the placement search, the sector table being
+/// absent), its JSON and the library each list `d7xa1xb4` exactly once, and no move
+/// twice.
+#[test]
+fn a_double_capture_is_listed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = "standard,take=each";
+    let o = morris(&["solve", "--rules", rules, "--db", dir.path().to_str().unwrap(), "--max-stones", "9", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let pos = "W.W.W..W..B..........B.. w 1 2";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .args(["probe", "--rules", rules, "--db", dir.path().to_str().unwrap(), "--json", "--moves", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(format!("{pos}\n").as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let names: Vec<String> = j["moves"].as_array().unwrap_or_else(|| panic!("{j}")).iter().map(|m| m["move"].as_str().unwrap().to_string()).collect();
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len(), "a move listed twice: {names:?}");
+    assert_eq!(names.iter().filter(|n| *n == "d7xa1xb4").count(), 1, "{names:?}");
+    // The library's move list too.
+    let r: Rules = rules.parse().unwrap();
+    let p: morris::Position = pos.parse().unwrap();
+    let moves: Vec<String> = p.legal_moves_in(&r).iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves.len(), names.len(), "{moves:?} against {names:?}");
+}
