@@ -106,16 +106,16 @@ fn bench_solve(c: &mut Criterion) {
     g.sample_size(10);
     let unit = "3-3".parse::<Subspace>().unwrap().unit();
     g.throughput(Throughput::Elements(SubspaceIndex::new("3-3".parse().unwrap()).len()));
-    g.bench_function("solve 3-3", |b| b.iter(|| solve_unit(unit, &HashMap::new(), &NoProgress)));
+    g.bench_function("solve 3-3", |b| b.iter(|| solve_unit(morris::game::Game::standard(), unit, &HashMap::new(), &NoProgress).expect("the values fit the encoding")));
     let mut deps = HashMap::new();
     for u in Unit::all_in_order().into_iter().filter(|u| u.total() <= 7) {
-        for (s, v) in solve_unit(u, &deps, &NoProgress) {
+        for (s, v) in solve_unit(morris::game::Game::standard(), u, &deps, &NoProgress).expect("the values fit the encoding") {
             deps.insert(s, v);
         }
     }
     let unit44 = "4-4".parse::<Subspace>().unwrap().unit();
     g.throughput(Throughput::Elements(SubspaceIndex::new("4-4".parse().unwrap()).len()));
-    g.bench_function("solve 4-4", |b| b.iter(|| solve_unit(unit44, &deps, &NoProgress)));
+    g.bench_function("solve 4-4", |b| b.iter(|| solve_unit(morris::game::Game::standard(), unit44, &deps, &NoProgress).expect("the values fit the encoding")));
     g.finish();
 }
 
@@ -129,7 +129,7 @@ fn bench_alphabeta(c: &mut Criterion) {
     const NODES: u64 = 100_000;
     g.throughput(Throughput::Elements(NODES));
     for (name, text) in [("empty board 9-9", "........................ w 9 9"), ("movement 8-8", "WWB.BWBW.BWBWB..BWBW.BW. w 0 0")] {
-        let pos: morris::Position = text.parse().unwrap();
+        let pos = morris::Position::parse(text, morris::Rules::STANDARD).unwrap();
         g.bench_function(name, |b| {
             let mut rng = Rng::for_game(1, 0);
             b.iter(|| alphabeta::best_move(&rules, black_box(&pos), NODES, &mut rng))

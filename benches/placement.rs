@@ -10,11 +10,11 @@ use std::collections::HashMap;
 fn tables(max: u8) -> MovementTables {
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max) {
-        for (sub, values) in solve_unit(unit, &solved, &NoProgress) {
+        for (sub, values) in solve_unit(morris::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
             solved.insert(sub, values);
         }
     }
-    MovementTables::from_map(solved)
+    MovementTables::from_map(morris::game::Game::standard(), solved)
 }
 
 fn bench_placement(c: &mut Criterion) {
@@ -22,7 +22,7 @@ fn bench_placement(c: &mut Criterion) {
     let mut g = c.benchmark_group("placement");
     g.sample_size(10);
     for (wk, bk) in [(3, 3), (4, 4)] {
-        let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine };
+        let root = Position::unchecked(morris::Rules::STANDARD, 0, 0, wk, bk, Color::White);
         let nodes = search::solve(&root, &tables, &NoProgress).nodes;
         g.throughput(Throughput::Elements(nodes));
         g.bench_function(format!("empty board {wk}-{bk} ({nodes} nodes)"), |b| {
@@ -33,7 +33,7 @@ fn bench_placement(c: &mut Criterion) {
         });
     }
     // A mid-placement position of the 4-4 start: two stones each placed, White to move.
-    let root: Position = "W.....B....W...B........ w 2 2".parse().unwrap();
+    let root = Position::parse("W.....B....W...B........ w 2 2", morris::Rules::STANDARD).unwrap();
     g.throughput(Throughput::Elements(1));
     g.bench_function("placement probe, 4-4 after 4 plies", |b| {
         b.iter(|| {
@@ -57,12 +57,12 @@ fn bench_sector(c: &mut Criterion) {
     for name in ["4-4-1-1", "4-5-1-0"] {
         let sector: Sector = name.parse().unwrap();
         let children: HashMap<Sector, Vec<u8>> = sector
-            .children()
+            .children(morris::game::Game::standard())
             .into_iter()
             .map(|s| (s, TableFile::open(&table_path(dir.path(), s), s, &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap()))
             .collect();
         g.throughput(Throughput::Elements(sector.index().len()));
-        g.bench_function(format!("solve sector {name}"), |b| b.iter(|| solve_sector(sector, &children, &NoProgress).len()));
+        g.bench_function(format!("solve sector {name}"), |b| b.iter(|| solve_sector(morris::game::Game::standard(), sector, &children, &NoProgress).expect("the values fit the encoding").len()));
     }
     g.finish();
 }

@@ -66,7 +66,7 @@ fn bench_placement_probe(c: &mut Criterion) {
     let sectors: Vec<Sector> = match std::env::var("MORRIS_BENCH_START") {
         Ok(start) => {
             let (wk, bk) = start.split_once('-').expect("MORRIS_BENCH_START=WK-BK");
-            Sector::reachable(Sector::start(wk.parse().unwrap(), bk.parse().unwrap()).expect("a start")).into_iter().collect()
+            Sector::reachable(Sector::start(wk.parse().unwrap(), bk.parse().unwrap()).expect("a start"), morris::game::Game::standard()).into_iter().collect()
         }
         Err(_) => std::fs::read_dir(&dir)
             .unwrap()
@@ -87,7 +87,7 @@ fn bench_placement_probe(c: &mut Criterion) {
         let k = sizes.iter().position(|&n| if r < n { true } else { r -= n; false }).unwrap();
         let (s, idx) = (sectors[k], sectors[k].index());
         let (m, o) = idx.unindex(r);
-        positions.push(Position { white: m, black: o, white_hand: s.sh, black_hand: s.oh, to_move: Color::White, board: morris::rules::Board::Nine });
+        positions.push(Position::unchecked(morris::Rules::STANDARD, m, o, s.sh, s.oh, Color::White));
     }
     let tb = Tablebase::open(&dir).unwrap();
     let mut g = c.benchmark_group("probe");
@@ -109,7 +109,7 @@ fn bench_ultra_probe(c: &mut Criterion) {
     morris::ultra::run::run_dir(tmp.path(), &rules, &[(4, 4)], None, &NoProgress, &mut |_| {}).unwrap();
     let tb = Tablebase::open(tmp.path()).unwrap();
     // The sectors the start reaches with a draw: those with a class file.
-    let sectors: Vec<Sector> = Sector::reachable(Sector::start(4, 4).unwrap())
+    let sectors: Vec<Sector> = Sector::reachable(Sector::start(4, 4).unwrap(), morris::game::Game::standard())
         .into_iter()
         .filter(|&s| morris::ultra::file::class_path(tmp.path(), s).exists())
         .collect();
@@ -126,7 +126,7 @@ fn bench_ultra_probe(c: &mut Criterion) {
             continue;
         }
         let (m, o) = idx.unindex(i);
-        let p = Position { white: m, black: o, white_hand: s.sh, black_hand: s.oh, to_move: Color::White, board: morris::rules::Board::Nine };
+        let p = Position::unchecked(morris::Rules::STANDARD, m, o, s.sh, s.oh, Color::White);
         if tb.probe(&p).is_ok_and(|v| v == Value::Draw) {
             positions.push(p);
         }

@@ -15,12 +15,12 @@ fn main() {
         None => (rules.stones, rules.stones),
     };
     let game = rules.game();
-    let all = Sector::reachable_in(Sector::start(wk, bk).expect("a start"), game);
+    let all = Sector::reachable(Sector::start(wk, bk).expect("a start"), game);
     // Every movement subspace the start reaches, and what their captures lead into.
     let mut movement: std::collections::BTreeSet<Sector> = all.iter().copied().filter(|s| s.is_movement()).collect();
     let mut stack: Vec<Sector> = movement.iter().copied().collect();
     while let Some(x) = stack.pop() {
-        for c in x.children_in(game) {
+        for c in x.children(game) {
             if movement.insert(c) {
                 stack.push(c);
             }

@@ -15,26 +15,18 @@
 use crate::sector::Sector;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// The sectors of `weights` (the tables present, each with the bytes it takes) that a
-/// compact set leaves out: a heavy independent set of the sector graph among them, in
-/// which every omitted sector's children are all present and kept. Deterministic:
-/// the same weights give the same set.
-pub fn omissible(weights: &BTreeMap<Sector, u64>) -> BTreeSet<Sector> {
-    omissible_in(weights, crate::game::Game::standard())
-}
-
 /// [`omissible`] under `game`'s rules, whose sector graph it uses (`take=each` has a
 /// second capture edge).
-pub fn omissible_in(weights: &BTreeMap<Sector, u64>, game: &crate::game::Game) -> BTreeSet<Sector> {
+pub fn omissible(weights: &BTreeMap<Sector, u64>, game: &crate::game::Game) -> BTreeSet<Sector> {
     let present = |x: &Sector| weights.contains_key(x);
     // A sector may be left out only if every child is a table here, itself excluded.
     let eligible = |x: &Sector| {
-        let kids = x.children_in(game);
+        let kids = x.children(game);
         !kids.contains(x) && kids.iter().all(present)
     };
     let mut neighbours: BTreeMap<Sector, BTreeSet<Sector>> = weights.keys().map(|&x| (x, BTreeSet::new())).collect();
     for &x in weights.keys() {
-        for c in x.children_in(game).into_iter().filter(present) {
+        for c in x.children(game).into_iter().filter(present) {
             neighbours.get_mut(&x).expect("present").insert(c);
             neighbours.get_mut(&c).expect("present").insert(x);
         }
@@ -96,7 +88,7 @@ mod tests {
 
     #[test]
     fn omitted_sectors_only_lead_into_kept_ones() {
-        let all = Sector::reachable(Sector::start(9, 9).unwrap());
+        let all = Sector::reachable(Sector::start(9, 9).unwrap(), crate::game::Game::standard());
         let mut weights: BTreeMap<Sector, u64> = all.iter().map(|&x| (x, x.index().len())).collect();
         // The movement subspaces that 9-9 does not reach through captures are there too.
         for s in 3..=9 {
@@ -106,9 +98,9 @@ mod tests {
             }
         }
         assert_eq!(weights.len(), 498);
-        let omitted = omissible(&weights);
+        let omitted = omissible(&weights, crate::game::Game::standard());
         for x in &omitted {
-            for c in x.children() {
+            for c in x.children(crate::game::Game::standard()) {
                 assert!(weights.contains_key(&c) && !omitted.contains(&c), "{x} leads into {c}");
             }
         }
@@ -120,7 +112,7 @@ mod tests {
         assert!(left_out * 5 > total * 2, "a compact set leaves out {left_out} of {total} slots");
         // Without a child's table, a sector must be kept.
         weights.remove(&Sector::new(9, 9, 0, 0).unwrap());
-        let omitted = omissible(&weights);
-        assert!(omitted.iter().all(|x| x.children().iter().all(|c| weights.contains_key(c))));
+        let omitted = omissible(&weights, crate::game::Game::standard());
+        assert!(omitted.iter().all(|x| x.children(crate::game::Game::standard()).iter().all(|c| weights.contains_key(c))));
     }
 }

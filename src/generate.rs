@@ -7,7 +7,7 @@
 //! keeps every complete table and solves only what is missing or damaged.
 
 use crate::index::SubspaceIndex;
-use crate::placement::induction::{solve_sector_deep, solve_sector_in, SectorTables};
+use crate::placement::induction::{solve_sector_deep, solve_sector, SectorTables};
 use crate::sector::Sector;
 use crate::solver::{solve_unit_deep, Limits, Progress, Solved, Stats};
 use crate::subspace::{Subspace, Unit};
@@ -103,7 +103,7 @@ pub fn plan(opts: &Options) -> Vec<Unit> {
     let mut need: BTreeSet<Unit> = BTreeSet::new();
     while let Some(u) = roots.pop() {
         if need.insert(u) {
-            roots.extend(u.dependencies_in(game).iter().map(|d| d.unit()));
+            roots.extend(u.dependencies(game).iter().map(|d| d.unit()));
         }
     }
     all.into_iter().filter(|u| need.contains(u)).collect()
@@ -113,7 +113,7 @@ pub fn plan(opts: &Options) -> Vec<Unit> {
 fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
     let game = opts.rules.game();
     let sets: Vec<BTreeSet<Sector>> =
-        opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(|s| Sector::reachable_in(s, game)).collect();
+        opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(|s| Sector::reachable(s, game)).collect();
     (!sets.is_empty()).then(|| sets.into_iter().flatten().collect())
 }
 
@@ -127,7 +127,7 @@ pub fn plan_sectors(opts: &Options) -> Result<Vec<Sector>, TableError> {
 pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
     match start_sectors(opts) {
         None => Ok(vec![]),
-        Some(set) => Sector::solve_units_in(&set, opts.rules.game()).map_err(TableError::from),
+        Some(set) => Sector::solve_units(&set, opts.rules.game()).map_err(TableError::from),
     }
 }
 
@@ -137,8 +137,8 @@ pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
 pub fn solve_placement_unit(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::solver::TooDeep> {
     // Induction knows placements only: a Lasker sector's moves go to the retrograde
     // solver even where they leave the unit.
-    if unit.len() == 1 && !unit[0].cyclic_in(game) && !game.rules.lasker {
-        Ok(vec![(unit[0], solve_sector_in(game, unit[0], tables, progress)?)])
+    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
+        Ok(vec![(unit[0], solve_sector(game, unit[0], tables, progress)?)])
     } else {
         crate::solver::solve_sectors(game, unit, tables, progress)
     }
@@ -146,7 +146,7 @@ pub fn solve_placement_unit(game: &crate::game::Game, unit: &[Sector], tables: &
 
 /// [`solve_placement_unit`], with the values deeper than a byte holds kept exactly.
 pub fn solve_placement_unit_deep(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>, Deep)> {
-    if unit.len() == 1 && !unit[0].cyclic_in(game) && !game.rules.lasker {
+    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
         let (values, deep) = solve_sector_deep(game, unit[0], tables, progress);
         vec![(unit[0], values, deep)]
     } else {
@@ -218,7 +218,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
             }
             continue;
         }
-        for dep in unit.dependencies_in(game) {
+        for dep in unit.dependencies(game) {
             if !cache.0.contains_key(&dep) {
                 let t = TableFile::open(&table_path(&opts.dir, dep), dep, &opts.rules)?;
                 cache.0.insert(dep, read_with_deep(&t)?);
@@ -236,7 +236,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
             cache.0.insert(sub, (values, deep));
         }
         // Keep only what a later unit will read.
-        let later: BTreeSet<Subspace> = units[pos + 1..].iter().flat_map(|u| u.dependencies_in(game)).collect();
+        let later: BTreeSet<Subspace> = units[pos + 1..].iter().flat_map(|u| u.dependencies(game)).collect();
         cache.0.retain(|sub, _| later.contains(sub));
     }
     drop(cache);
@@ -294,7 +294,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
             }
             continue;
         }
-        let mut children: Vec<Sector> = unit.iter().flat_map(|x| x.children_in(game)).filter(|c| !unit.contains(c)).collect();
+        let mut children: Vec<Sector> = unit.iter().flat_map(|x| x.children(game)).filter(|c| !unit.contains(c)).collect();
         children.sort();
         children.dedup();
         for &child in &children {
@@ -315,7 +315,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
             cache.0.insert(sector, (values, deep));
         }
         // Keep what later units read, nearest use first, within the budget.
-        let next_use = |s: &Sector| units[pos + 1..].iter().position(|later| later.iter().any(|x| x.children_in(game).contains(s)));
+        let next_use = |s: &Sector| units[pos + 1..].iter().position(|later| later.iter().any(|x| x.children(game).contains(s)));
         cache.0.retain(|s, _| next_use(s).is_some());
         let mut kept: Vec<(usize, Sector, usize)> = cache.0.iter().map(|(s, v)| (next_use(s).unwrap_or(usize::MAX), *s, v.0.len())).collect();
         kept.sort();

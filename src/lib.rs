@@ -28,9 +28,9 @@
 //!
 //! // Board in reading order (a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2
 //! // f2 a1 d1 g1), side to move, and the hands (left out once both are empty).
-//! let pos: Position = ".WW....B.B....B........W b".parse()?;
+//! let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
 //! let moves: Vec<Move> = pos.legal_moves();
-//! let fly: Move = "a4-a7".parse()?;
+//! let fly: Move = pos.parse_move("a4-a7")?;
 //! assert!(moves.contains(&fly), "with three stones Black flies anywhere");
 //! let next = pos.play(&fly)?;
 //! assert_eq!(next.to_string(), "BWW....B......B........W w");

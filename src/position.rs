@@ -4,7 +4,6 @@ use crate::geometry::Bits;
 use crate::subspace::Subspace;
 use crate::rules::{Board, Rules};
 use std::fmt;
-use std::str::FromStr;
 
 /// A side. Only the side to move matters to values (they are always from its point of
 /// view), so colour is a matter of display and of the notation.
@@ -33,15 +32,15 @@ impl Color {
     }
 }
 
-/// Why a position was refused: by the parser ([`Position::from_str`]), by
+/// Why a position was refused: by the parser ([`Position::parse`]), by
 /// [`Position::from_lists`], or by the checks of [`Position::new`] and
 /// [`Position::validate`]. The messages are meant for the user as they are.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
-    /// The board field is not 24 characters long (16 on the `six` board); holds the
-    /// length found.
-    #[error("board must have 24 characters (W, B or .), or 16 on the board of Six and Five Men's Morris; found {0}")]
-    BoardLength(usize),
+    /// The board field does not have one character a point of the rules' board: the
+    /// length found and the points of the board.
+    #[error("board must have {1} characters (W, B or .); found {0}")]
+    BoardLength(usize, u8),
     /// The position is on another board than the rules': the points of the position's
     /// board, the rules, and the points of theirs.
     #[error("the position is on a board of {0} points, but the rules `{1}` play on {2} points: a board string of {2} characters")]
@@ -52,9 +51,10 @@ pub enum PositionError {
     /// The side-to-move field is not `w` or `b`.
     #[error("side to move must be 'w' or 'b', found '{0}'")]
     Side(String),
-    /// A stones-in-hand field is not a number from 0 to 12.
-    #[error("invalid stones-in-hand count '{0}' (0..=12)")]
-    Hand(String),
+    /// A stones-in-hand field is not a number from 0 to the rules' stones a side: the
+    /// field and that limit.
+    #[error("invalid stones-in-hand count '{0}' (0..={1})")]
+    Hand(String, u8),
     /// The text has neither 2 nor 4 whitespace-separated fields; holds the count found.
     #[error("expected `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`, found {0} fields")]
     Fields(usize),
@@ -68,44 +68,59 @@ pub enum PositionError {
     /// together than the rules give it; holds that total and the most allowed.
     #[error("{0} has {1} stones on the board and in hand; at most {2}")]
     TooMany(&'static str, u32, u8),
-    /// The bitboards share a point or use bits above the 24 points.
-    #[error("a point holds both a white and a black stone, or a bitboard has bits beyond the 24 points")]
+    /// The bitboards share a point or use bits outside the rules' board.
+    #[error("a point holds both a white and a black stone, or a bitboard has bits outside the board")]
     Overlap,
+    /// A position of one rule set given to a reader or engine of another: the
+    /// position's rules and the reader's.
+    #[error("the position is played under `{0}`, but this reader serves `{1}`")]
+    OtherRules(String, String),
     /// [`Position::play`] of a move that is not legal here: the move and the position.
     #[error("{0} is not a legal move in {1}")]
     IllegalMove(String, String),
 }
 
-/// A full position: stones on the board, stones in hand, and the side to move.
+/// A full position of one rule set's game: stones on the board, stones in hand, the
+/// side to move, and the rules it is played under. Its moves, its limits and the
+/// tables that may value it are those of its own rules: there is no way to ask for
+/// the standard game's moves of a Morabaraba position.
 ///
-/// The text form (`FromStr` and `Display`) is the notation of RULES.md:
-/// `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`. `BOARD` is 24 characters `W`, `B` or `.`
-/// in reading order, row by row from the top and left to right within a row
-/// (`a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1`); `SIDE` is
-/// `w` or `b`; the two hands are omitted when both are empty (the movement phase).
+/// The text form ([`Position::parse`] and `Display`) is the notation of
+/// `docs/rules.md`: `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`. `BOARD` is 24
+/// characters `W`, `B` or `.` in reading order, row by row from the top and left to
+/// right within a row (`a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2
+/// a1 d1 g1`; 16 on the board of Six and Five Men's Morris); `SIDE` is `w` or `b`; the
+/// two hands are omitted when both are empty (the movement phase).
 ///
 /// Nothing here knows the values: probe a position with
-/// [`Tablebase`](crate::probe::Tablebase), which reports them for the side to move.
+/// [`Tablebase`](crate::probe::Tablebase), which reports them for the side to move
+/// and refuses a position of other rules than its tables'.
 ///
 /// # Examples
 ///
 /// ```rust
-/// use morris::{Color, Position};
+/// use morris::{Color, Position, Rules};
 ///
-/// // The empty board of the standard game, and a movement position of RULES.md.
-/// let start: Position = "........................ w 9 9".parse()?;
+/// // The empty board of the standard game, and a movement position.
+/// let start = Position::parse("........................ w 9 9", Rules::STANDARD)?;
 /// assert_eq!((start.white_hand, start.to_move), (9, Color::White));
 /// assert_eq!(start.legal_moves().len(), 24);
 ///
-/// let pos: Position = ".WW....B.B....B........W b".parse()?;
-/// assert_eq!(pos, Position::from_lists("d7,g7,g1", "a4,d5,g4", Color::Black, 0, 0)?);
+/// let pos = Position::parse(".WW....B.B....B........W b", Rules::STANDARD)?;
+/// assert_eq!(pos, Position::from_lists(Rules::STANDARD, "d7,g7,g1", "a4,d5,g4", Color::Black, 0, 0)?);
 /// assert!(pos.is_movement());
 /// // Black has three stones, so they fly: any stone to any of the 18 empty points.
 /// assert_eq!(pos.legal_moves().len(), 3 * 18);
 ///
-/// let next = pos.play(&"a4-a7".parse()?)?;
+/// let next = pos.play(&pos.parse_move("a4-a7")?)?;
 /// assert_eq!(next.to_string(), "BWW....B......B........W w");
-/// assert!(pos.play(&"a4-b4xd7".parse()?).is_err(), "no mill, so no capture");
+/// assert!(pos.play(&pos.parse_move("a4-b4xd7")?).is_err(), "no mill, so no capture");
+///
+/// // Under Morabaraba's rules the same stones have the diagonals too, and 12 a side.
+/// let morabaraba: Rules = "morabaraba".parse()?;
+/// let diag = Position::parse(".WW....B.B....B........W b", morabaraba)?;
+/// assert_ne!(diag, pos, "a position knows its rules");
+/// assert!(Position::parse("........................ w 12 12", Rules::STANDARD).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,43 +136,103 @@ pub struct Position {
     pub black_hand: u8,
     /// The side to move, from whose point of view every value of the position is given.
     pub to_move: Color,
-    /// The board the stones stand on, which fixes the notation: [`Board::Nine`] for
-    /// the 24-point boards (with or without diagonals), [`Board::Six`] for the
-    /// 16-point one, whose points are bits 0..8 and 16..24 (see `board`).
-    pub board: Board,
+    /// The rule set the position is played under: its board fixes the notation and
+    /// the point names ([`Board::Six`]'s 16 points are bits 0..8 and 16..24, see
+    /// `board`), and its moves, limits and tables are those of these rules alone.
+    /// Private, so that a position cannot change rules behind a reader's back.
+    rules: Rules,
 }
 
 impl Position {
-    /// A position from bitboards, checked: disjoint stones on the 24 points, at most 9
-    /// stones a side on the board and in hand. Whether the position can arise in a game
-    /// is not checked (tables hold every position of a sector, reachable or not).
+    /// A position of the game under `rules` from bitboards, checked: disjoint stones on
+    /// the rules' board, at most the rules' stones a side on the board and in hand.
+    /// Whether the position can arise in a game is not checked (tables hold every
+    /// position of a sector, reachable or not).
     ///
     /// Mind the argument order: hands before the side to move here, after it in
     /// [`Position::from_lists`].
-    pub fn new(white: Bits, black: Bits, white_hand: u8, black_hand: u8, to_move: Color) -> Result<Position, PositionError> {
-        Position { white, black, white_hand, black_hand, to_move, board: Board::Nine }.checked()
+    pub fn new(rules: Rules, white: Bits, black: Bits, white_hand: u8, black_hand: u8, to_move: Color) -> Result<Position, PositionError> {
+        let pos = Position { white, black, white_hand, black_hand, to_move, rules };
+        pos.validate()?;
+        Ok(pos)
     }
 
-    /// Whether this position is one `new` accepts (the fields are public, so a position
-    /// built field by field is checked here by everything that reads tables with it).
-    pub fn validate(&self) -> Result<(), PositionError> {
-        self.validate_in(&Rules::STANDARD)
+    /// A position from bitboards, not checked: for the engine's own loops, which build
+    /// positions from positions of the same rules. Use [`Position::new`] for anything
+    /// else.
+    pub fn unchecked(rules: Rules, white: Bits, black: Bits, white_hand: u8, black_hand: u8, to_move: Color) -> Position {
+        Position { white, black, white_hand, black_hand, to_move, rules }
     }
 
-    /// Whether this is a position of the game under `rules`: [`Position::validate`]
-    /// with the rules' stones a side (12 in Morabaraba) instead of 9.
-    pub fn validate_in(&self, rules: &Rules) -> Result<(), PositionError> {
-        if self.board.mask() != rules.board.mask() {
-            return Err(PositionError::WrongBoard(self.board.points(), rules.to_string(), rules.board.points()));
+    /// Parses the notation `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` under `rules`:
+    /// the board string has as many characters as the rules' board has points (24, or
+    /// 16 for Six and Five Men's Morris), and the position is checked as
+    /// [`Position::new`] checks it.
+    pub fn parse(text: &str, rules: Rules) -> Result<Position, PositionError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() != 2 && fields.len() != 4 {
+            return Err(PositionError::Fields(fields.len()));
         }
-        self.checked_max(rules.stones).map(|_| ())
+        let chars: Vec<char> = fields[0].chars().collect();
+        let board = rules.board;
+        if chars.len() != board.points() as usize {
+            return Err(if [24, 16].contains(&chars.len()) {
+                PositionError::WrongBoard(chars.len() as u8, rules.to_string(), board.points())
+            } else {
+                PositionError::BoardLength(chars.len(), board.points())
+            });
+        }
+        let reading = &board.geometry().reading;
+        let (mut white, mut black) = (0, 0);
+        for (i, c) in chars.iter().enumerate() {
+            let p = reading[i];
+            match c {
+                'W' => white |= 1 << p,
+                'B' => black |= 1 << p,
+                '.' => {}
+                other => return Err(PositionError::BoardChar(*other)),
+            }
+        }
+        let to_move = match fields[1] {
+            "w" | "W" => Color::White,
+            "b" | "B" => Color::Black,
+            other => return Err(PositionError::Side(other.to_string())),
+        };
+        let hand = |s: &str| -> Result<u8, PositionError> {
+            s.parse::<u8>().ok().filter(|&h| h <= rules.stones).ok_or_else(|| PositionError::Hand(s.to_string(), rules.stones))
+        };
+        let (white_hand, black_hand) = if fields.len() == 4 { (hand(fields[2])?, hand(fields[3])?) } else { (0, 0) };
+        Position::new(rules, white, black, white_hand, black_hand, to_move)
     }
 
-    /// This position with `board`'s tag, for positions built from bitboards of a
-    /// rule set's own board (the `six` board's bits, see `board`).
-    pub fn on(self, board: Board) -> Position {
-        let board = if board == Board::NineDiagonal { Board::Nine } else { board };
-        Position { board, ..self }
+    /// The rule set of this position.
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The board of this position's rules.
+    pub fn board(&self) -> Board {
+        self.rules.board
+    }
+
+    /// Whether this is a position of its rules' game: disjoint stones on the rules'
+    /// board, at most the rules' stones a side. The bitboard fields are public, so a
+    /// position changed field by field is checked here by everything that reads
+    /// tables with it.
+    pub fn validate(&self) -> Result<(), PositionError> {
+        let most = self.rules.stones;
+        if self.white & self.black != 0 || (self.white | self.black) & !self.rules.board.mask() != 0 {
+            return Err(PositionError::Overlap);
+        }
+        let w = self.white.count_ones() + self.white_hand as u32;
+        let b = self.black.count_ones() + self.black_hand as u32;
+        if w > most as u32 {
+            return Err(PositionError::TooMany("White", w, most));
+        }
+        if b > most as u32 {
+            return Err(PositionError::TooMany("Black", b, most));
+        }
+        Ok(())
     }
 
     /// The side to move's stones in hand.
@@ -165,11 +240,19 @@ impl Position {
         if self.to_move == Color::White { self.white_hand } else { self.black_hand }
     }
 
-    /// A movement-phase position from the side to move's and the opponent's stones.
-    /// Raw bitboards, not checked: use `new` (or `validate`) for untrusted input.
-    pub fn movement(to_move: Color, mover: Bits, opp: Bits) -> Position {
+    /// A movement-phase position under `rules` from the side to move's and the
+    /// opponent's stones. Raw bitboards, not checked: use `new` (or `validate`) for
+    /// untrusted input.
+    pub fn movement(rules: Rules, to_move: Color, mover: Bits, opp: Bits) -> Position {
+        Position::from_sides(rules, to_move, mover, opp, 0, 0)
+    }
+
+    /// A position under `rules` from the side to move's point of view: its stones and
+    /// hand, and the opponent's. Not checked, like [`Position::movement`].
+    pub fn from_sides(rules: Rules, to_move: Color, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Position {
         let (white, black) = if to_move == Color::White { (mover, opp) } else { (opp, mover) };
-        Position { white, black, white_hand: 0, black_hand: 0, to_move, board: Board::Nine }
+        let (white_hand, black_hand) = if to_move == Color::White { (mover_hand, opp_hand) } else { (opp_hand, mover_hand) };
+        Position { white, black, white_hand, black_hand, to_move, rules }
     }
 
     /// The side to move's stones on the board.
@@ -196,16 +279,11 @@ impl Position {
         Subspace::new(self.mover().count_ones() as u8, self.opponent().count_ones() as u8)
     }
 
-    /// Builds a position from point lists such as `d7,g7,g1` (commas or spaces,
-    /// case-insensitive), checked as [`Position::new`] checks. Fails on an unknown point
-    /// or one listed twice.
-    pub fn from_lists(white: &str, black: &str, to_move: Color, white_hand: u8, black_hand: u8) -> Result<Position, PositionError> {
-        Self::from_lists_on(Board::Nine, white, black, to_move, white_hand, black_hand)
-    }
-
-    /// [`Position::from_lists`] with the point names of `board`.
-    pub fn from_lists_on(board: Board, white: &str, black: &str, to_move: Color, white_hand: u8, black_hand: u8) -> Result<Position, PositionError> {
-        let geo = board.geometry();
+    /// Builds a position under `rules` from point lists such as `d7,g7,g1` (commas or
+    /// spaces, case-insensitive; the point names of the rules' board), checked as
+    /// [`Position::new`] checks. Fails on an unknown point or one listed twice.
+    pub fn from_lists(rules: Rules, white: &str, black: &str, to_move: Color, white_hand: u8, black_hand: u8) -> Result<Position, PositionError> {
+        let geo = rules.board.geometry();
         let parse = |list: &str| -> Result<Bits, PositionError> {
             let mut bits = 0;
             for name in list.split(|c: char| c == ',' || c.is_whitespace()).filter(|n| !n.is_empty()) {
@@ -222,29 +300,7 @@ impl Position {
             let p = (w & b).trailing_zeros() as usize;
             return Err(PositionError::Duplicate(geo.names[p].to_string()));
         }
-        Position { white: w, black: b, white_hand, black_hand, to_move, board: Board::Nine }.on(board).checked()
-    }
-
-    /// Checked against the most stones of any rule set:
-    /// the notation is the same for all of them, and a reader checks its own rules'
-    /// bound with [`Position::validate_in`].
-    fn checked(self) -> Result<Position, PositionError> {
-        self.checked_max(crate::sector::STONES)
-    }
-
-    fn checked_max(self, most: u8) -> Result<Position, PositionError> {
-        if self.white & self.black != 0 || (self.white | self.black) & !self.board.mask() != 0 {
-            return Err(PositionError::Overlap);
-        }
-        let w = self.white.count_ones() + self.white_hand as u32;
-        let b = self.black.count_ones() + self.black_hand as u32;
-        if w > most as u32 {
-            return Err(PositionError::TooMany("White", w, most));
-        }
-        if b > most as u32 {
-            return Err(PositionError::TooMany("Black", b, most));
-        }
-        Ok(self)
+        Position::new(rules, w, b, white_hand, black_hand, to_move)
     }
 
     /// Every legal move (placements while the side to move has stones in hand), in the
@@ -257,7 +313,7 @@ impl Position {
     /// use morris::Position;
     ///
     /// // White places its third stone on g7 closing a7-d7-g7, and removes one of Black's.
-    /// let pos: Position = "WW............B........B w 1 2".parse()?;
+    /// let pos = Position::parse("WW............B........B w 1 2", morris::Rules::STANDARD)?;
     /// let names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
     /// assert!(names.contains(&"g7xg4".to_string()) && names.contains(&"g7xg1".to_string()));
     /// assert!(!names.contains(&"g7".to_string()), "closing a mill must capture");
@@ -268,37 +324,23 @@ impl Position {
         self.children().into_iter().map(|(mv, _)| mv).collect()
     }
 
-    /// [`Position::legal_moves`] under `rules`.
-    pub fn legal_moves_in(&self, rules: &Rules) -> Vec<crate::movegen::Move> {
-        self.children_in(rules).into_iter().map(|(mv, _)| mv).collect()
-    }
-
-    /// The position after `mv`, if `mv` is legal here; the error names the move and
-    /// the position. A capture must be part of `mv` (`d1xg7`): the plain `d1` that
-    /// closes a mill is not a legal move, unless the opponent has no stone on the board
-    /// to take (see [`geometry::removable`](crate::geometry::removable)).
+    /// The position after `mv`, if `mv` is legal here under the position's rules; the
+    /// error names the move and the position. A capture must be part of `mv`
+    /// (`d1xg7`): the plain `d1` that closes a mill is not a legal move, unless the
+    /// opponent has no stone on the board to take.
     pub fn play(&self, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
-        self.play_in(&Rules::STANDARD, mv)
+        self.children().into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(self.move_name(mv), self.to_string()))
     }
 
-    /// [`Position::play`] under `rules`.
-    pub fn play_in(&self, rules: &Rules, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
-        self.children_in(rules).into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(mv.to_string(), self.to_string()))
-    }
-
-    /// Legal moves with the positions they lead to, in [`Position::legal_moves`] order.
+    /// Legal moves with the positions they lead to, in [`Position::legal_moves`] order,
+    /// under the position's rules. A full board has no move, under either `full-board`
+    /// option.
     pub fn children(&self) -> Vec<(crate::movegen::Move, Position)> {
-        self.children_in(&Rules::STANDARD)
-    }
-
-    /// [`Position::children`] under `rules`. A full board has no
-    /// move, under either `full-board` option.
-    pub fn children_in(&self, rules: &Rules) -> Vec<(crate::movegen::Move, Position)> {
         use crate::placement::{for_each_ply_move, Ply};
-        let game = rules.game();
+        let game = self.rules.game();
         let (mh, oh) = if self.to_move == Color::White { (self.white_hand, self.black_hand) } else { (self.black_hand, self.white_hand) };
         let (m, o) = (self.mover().count_ones() as u8, self.opponent().count_ones() as u8);
-        if self.validate_in(rules).is_err() || m + mh < 3 || o + oh < 3 {
+        if self.validate().is_err() || m + mh < 3 || o + oh < 3 {
             return Vec::new();
         }
         let ply = Ply { white_hand: self.white_hand, black_hand: self.black_hand, to_move: self.to_move };
@@ -306,20 +348,28 @@ impl Position {
         for_each_ply_move(game, ply, self.mover(), self.opponent(), |mv, after, opp_after| {
             let next = ply.after(&mv);
             let (white, black) = ply.colours(after, opp_after);
-            out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move, board: self.board }));
+            out.push((mv, Position { white, black, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move, rules: self.rules }));
         });
         out
     }
 
+    /// Parses a move in the notation (`d1`, `a1-a4`, `a1-a4xd7`, `d1xg7`, `d1xg7xa7`)
+    /// with the point names of this position's board. Whether it is legal here is
+    /// [`Position::play`]'s question.
+    pub fn parse_move(&self, text: &str) -> Result<crate::movegen::Move, crate::movegen::MoveParseError> {
+        crate::movegen::Move::parse_on(self.rules.board, text)
+    }
+
     /// The move `mv` from this position in the notation, with this board's point names.
     pub fn move_name(&self, mv: &crate::movegen::Move) -> String {
-        mv.notation(self.board)
+        mv.notation(self.rules.board)
     }
 
     /// The board in reading order (the first field of the notation): 24 characters,
     /// or 16 on the `six` board.
     pub fn board_string(&self) -> String {
-        self.board
+        self.rules
+            .board
             .geometry()
             .reading
             .iter()
@@ -336,43 +386,6 @@ impl Position {
     }
 }
 
-impl FromStr for Position {
-    type Err = PositionError;
-    fn from_str(text: &str) -> Result<Position, PositionError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() != 2 && fields.len() != 4 {
-            return Err(PositionError::Fields(fields.len()));
-        }
-        let chars: Vec<char> = fields[0].chars().collect();
-        // The notation's length names the board: 24 points (with or without the
-        // diagonals, which the rule set adds) or the 16 of `six`.
-        let Some(board) = [Board::Nine, Board::Six].into_iter().find(|b| b.points() as usize == chars.len()) else {
-            return Err(PositionError::BoardLength(chars.len()));
-        };
-        let reading = &board.geometry().reading;
-        let (mut white, mut black) = (0, 0);
-        for (i, c) in chars.iter().enumerate() {
-            let p = reading[i];
-            match c {
-                'W' => white |= 1 << p,
-                'B' => black |= 1 << p,
-                '.' => {}
-                other => return Err(PositionError::BoardChar(*other)),
-            }
-        }
-        let to_move = match fields[1] {
-            "w" | "W" => Color::White,
-            "b" | "B" => Color::Black,
-            other => return Err(PositionError::Side(other.to_string())),
-        };
-        let hand = |s: &str| -> Result<u8, PositionError> {
-            s.parse::<u8>().ok().filter(|&h| h <= crate::sector::STONES).ok_or_else(|| PositionError::Hand(s.to_string()))
-        };
-        let (white_hand, black_hand) = if fields.len() == 4 { (hand(fields[2])?, hand(fields[3])?) } else { (0, 0) };
-        Position { white, black, white_hand, black_hand, to_move, board }.checked()
-    }
-}
-
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let side = if self.to_move == Color::White { "w" } else { "b" };
@@ -384,14 +397,9 @@ impl fmt::Display for Position {
     }
 }
 
-/// Point names of a bitboard, comma-separated, in internal order (not sorted by name):
-/// the format [`Position::from_lists`] reads.
-pub fn point_list(bits: Bits) -> String {
-    point_list_on(Board::Nine, bits)
-}
-
-/// [`point_list`] with the point names of `board`.
-pub fn point_list_on(board: Board, bits: Bits) -> String {
+/// Point names of a bitboard of `board`, comma-separated, in internal order (not
+/// sorted by name): the format [`Position::from_lists`] reads.
+pub fn point_list(board: Board, bits: Bits) -> String {
     let names = &board.geometry().names;
     crate::geometry::BitIter(bits).map(|p| names[p].as_str()).collect::<Vec<_>>().join(",")
 }
@@ -400,67 +408,83 @@ pub fn point_list_on(board: Board, bits: Bits) -> String {
 mod tests {
     use super::*;
 
+    const STD: Rules = Rules::STANDARD;
+
     #[test]
     fn parses_examples_from_rules() {
-        let p: Position = ".WW....B.B....B........W b".parse().unwrap();
-        let q = Position::from_lists("d7,g7,g1", "a4,d5,g4", Color::Black, 0, 0).unwrap();
+        let p = Position::parse(".WW....B.B....B........W b", STD).unwrap();
+        let q = Position::from_lists(STD, "d7,g7,g1", "a4,d5,g4", Color::Black, 0, 0).unwrap();
         assert_eq!(p, q);
         assert_eq!(p.to_string(), ".WW....B.B....B........W b");
         assert_eq!(p.subspace(), Some(Subspace { s: 3, o: 3 }));
-        let start: Position = "........................ w 9 9".parse().unwrap();
+        let start = Position::parse("........................ w 9 9", STD).unwrap();
         assert_eq!(start.to_string(), "........................ w 9 9");
         assert_eq!(start.subspace(), None);
     }
 
     #[test]
     fn bitboard_positions_are_checked() {
-        assert!(Position::new(0b111, 0b1000, 6, 6, Color::White).is_ok());
-        assert_eq!(Position::new(0b11, 0b10, 0, 0, Color::White), Err(PositionError::Overlap));
-        assert_eq!(Position::new(1 << 24, 0, 0, 0, Color::White), Err(PositionError::Overlap));
-        // Parsing allows the most stones of any rule set (12); the standard rules, 9.
-        let ten = Position::new(0b111, 0, 7, 0, Color::White).unwrap();
-        assert_eq!(ten.validate(), Err(PositionError::TooMany("White", 10, 9)));
-        assert_eq!(ten.validate_in(&"morabaraba".parse().unwrap()), Ok(()));
-        assert!(matches!(Position::new(0b111, 0, 10, 0, Color::White), Err(PositionError::TooMany("White", 13, 12))));
-        assert!(matches!(Position::new(0, 0, 9, 200, Color::White), Err(PositionError::TooMany("Black", 200, 12))));
-        let raw = Position { white: 0b11, black: 0b10, white_hand: 0, black_hand: 0, to_move: Color::White, board: Board::Nine };
-        assert!(raw.validate().is_err());
+        assert!(Position::new(STD, 0b111, 0b1000, 6, 6, Color::White).is_ok());
+        assert_eq!(Position::new(STD, 0b11, 0b10, 0, 0, Color::White), Err(PositionError::Overlap));
+        assert_eq!(Position::new(STD, 1 << 24, 0, 0, 0, Color::White), Err(PositionError::Overlap));
+        // Each rule set's own limit: 9 in the standard game, 12 in Morabaraba.
+        assert_eq!(Position::new(STD, 0b111, 0, 7, 0, Color::White), Err(PositionError::TooMany("White", 10, 9)));
+        let morabaraba: Rules = "morabaraba".parse().unwrap();
+        assert!(Position::new(morabaraba, 0b111, 0, 7, 0, Color::White).is_ok());
+        assert!(matches!(Position::new(morabaraba, 0b111, 0, 10, 0, Color::White), Err(PositionError::TooMany("White", 13, 12))));
+        let mut raw = Position::unchecked(STD, 0b11, 0b1000, 0, 0, Color::White);
+        assert!(raw.validate().is_ok());
+        raw.black = 0b10;
+        assert!(raw.validate().is_err(), "a field changed by hand is checked again");
     }
 
     #[test]
     fn rejects_malformed() {
         for bad in ["", "x", "........................", "....................... w", "........................ x",
                     "........................ w 9", "........................ w 13 9", ".......................X w",
-                    "WWWWWWWWWWWWW........... w", "........................ w 9 9 9", "WWW..................... w 10 0"] {
-            assert!(bad.parse::<Position>().is_err(), "{bad:?}");
+                    "WWWWWWWWWWWWW........... w", "........................ w 9 9 9", "WWW..................... w 10 0",
+                    "........................ w 10 9", "WWWWWWWWWW.............. w", "WWW..................... w 7 0",
+                    "................ w 4 4"] {
+            assert!(Position::parse(bad, STD).is_err(), "{bad:?}");
         }
-        for standard_only in ["........................ w 10 9", "WWWWWWWWWW.............. w", "WWW..................... w 7 0"] {
-            assert!(standard_only.parse::<Position>().unwrap().validate().is_err(), "{standard_only:?}: more than 9 stones");
-        }
-        assert!(Position::from_lists("d7,d7", "", Color::White, 0, 0).is_err());
-        assert!(Position::from_lists("d7", "d7", Color::White, 0, 0).is_err());
-        assert!(Position::from_lists("z9", "", Color::White, 0, 0).is_err());
+        assert_eq!(Position::parse("........................ w 10 9", STD), Err(PositionError::Hand("10".into(), 9)));
+        assert!(Position::from_lists(STD, "d7,d7", "", Color::White, 0, 0).is_err());
+        assert!(Position::from_lists(STD, "d7", "d7", Color::White, 0, 0).is_err());
+        assert!(Position::from_lists(STD, "z9", "", Color::White, 0, 0).is_err());
     }
 
-    /// The 16-point board has its own notation (VARIANTS.md): 16 characters in the
-    /// order a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1, and the names a1..e5.
+    /// A position's moves are its own rules' moves: the same stones under the standard
+    /// rules and under Morabaraba's (diagonals) have different moves.
+    #[test]
+    fn moves_follow_the_position_rules() {
+        let morabaraba: Rules = "morabaraba".parse().unwrap();
+        let text = "W......................B w";
+        let (a, b) = (Position::parse(text, STD).unwrap(), Position::parse(text, morabaraba).unwrap());
+        let (ma, mb) = (a.legal_moves(), b.legal_moves());
+        assert!(mb.len() > ma.len(), "a7 has a diagonal under Morabaraba: {} against {}", mb.len(), ma.len());
+        let diag = b.parse_move("a7-b6").unwrap();
+        assert!(b.play(&diag).is_ok() && a.play(&diag).is_err());
+        assert_eq!(b.play(&diag).unwrap().rules(), morabaraba, "children keep the rules");
+    }
+
+    /// The 16-point board has its own notation: 16 characters in the order a5 c5 e5
+    /// b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1, and the names a1..e5.
     #[test]
     fn the_sixteen_point_notation() {
         let six: Rules = "six".parse().unwrap();
-        let p: Position = "WW..B..........B b 4 4".parse().unwrap();
-        assert_eq!(p.board, Board::Six);
+        let p = Position::parse("WW..B..........B b 4 4", six).unwrap();
+        assert_eq!(p.board(), Board::Six);
         assert_eq!(p.to_string(), "WW..B..........B b 4 4");
-        assert_eq!(p, Position::from_lists_on(Board::Six, "a5,c5", "c4,e1", Color::Black, 4, 4).unwrap());
-        assert_eq!(point_list_on(Board::Six, p.black), "e1,c4");
-        assert_eq!(p.validate_in(&six), Ok(()));
-        assert!(matches!(p.validate(), Err(PositionError::WrongBoard(..))));
-        assert!(Position::from_lists_on(Board::Six, "g7", "", Color::White, 0, 0).is_err(), "no g7 on six");
-        assert!("WWW............. w 4 0".parse::<Position>().unwrap().validate_in(&six).is_err(), "7 stones");
+        assert_eq!(p, Position::from_lists(six, "a5,c5", "c4,e1", Color::Black, 4, 4).unwrap());
+        assert_eq!(point_list(Board::Six, p.black), "e1,c4");
+        assert!(matches!(Position::parse("WW..B..........B b 4 4", STD), Err(PositionError::WrongBoard(16, _, 24))));
+        assert!(Position::from_lists(six, "g7", "", Color::White, 0, 0).is_err(), "no g7 on six");
+        assert!(Position::parse("WWW............. w 4 0", six).is_err(), "7 stones");
         // A move names its points on the position's board; placing on e5 closes a5-c5-e5.
-        let q: Position = "WW..B..........B w 4 4".parse().unwrap();
-        let names: Vec<String> = q.children_in(&six).iter().map(|(m, _)| q.move_name(m)).collect();
+        let q = Position::parse("WW..B..........B w 4 4", six).unwrap();
+        let names: Vec<String> = q.children().iter().map(|(m, _)| q.move_name(m)).collect();
         assert!(names.contains(&"e5xc4".to_string()) && names.contains(&"e5xe1".to_string()), "{names:?}");
-        let mv = crate::movegen::Move::parse_on(Board::Six, "e5xc4").unwrap();
-        assert_eq!(q.play_in(&six, &mv).unwrap().to_string(), "WWW............B b 3 4");
+        let mv = q.parse_move("e5xc4").unwrap();
+        assert_eq!(q.play(&mv).unwrap().to_string(), "WWW............B b 3 4");
     }
 }

@@ -50,7 +50,7 @@ pub const STONES: u8 = 12;
 /// assert_eq!(late.after_capture().map(|c| c.to_string()), Some("6-9".to_string()));
 /// assert!(late.after_move().is_movement());
 ///
-/// assert_eq!(Sector::reachable(start).len(), 498, "the sectors of the standard game");
+/// assert_eq!(Sector::reachable(start, morris::Rules::STANDARD.game()).len(), 498, "the sectors of the standard game");
 /// assert!("2-3".parse::<Sector>().is_err(), "a side with two stones has lost");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -158,7 +158,7 @@ impl Sector {
     /// The sectors solved together with this one: it and its mirror when moves
     /// without removal lead from each to the other (a cycle: movement sectors, and
     /// Lasker sectors where both sides have stones on the board), else itself alone.
-    pub fn unit_in(&self, game: &crate::game::Game) -> Vec<Sector> {
+    pub fn unit(&self, game: &crate::game::Game) -> Vec<Sector> {
         let mirror = self.after_slide();
         if self.slides(game) && mirror.slides(game) && mirror != *self {
             let mut v = vec![*self, mirror];
@@ -171,24 +171,13 @@ impl Sector {
 
     /// Whether the unit of this sector has a cycle, so that the retrograde solver
     /// solves it (a sector whose moves all leave it is solved by induction).
-    pub fn cyclic_in(&self, game: &crate::game::Game) -> bool {
+    pub fn cyclic(&self, game: &crate::game::Game) -> bool {
         self.slides(game) && self.after_slide().slides(game)
-    }
-
-    /// The sectors this one's moves lead into (those that are not already over).
-    ///
-    /// A capture edge is listed whenever the opponent has a stone on the board, even
-    /// where the side to move could not have closed a mill with so few stones: this is
-    /// the sector graph of Gévay and Danner, whose 449 placement sectors of the
-    /// standard game (498 with the movement ones) these tables reproduce. The extra
-    /// sectors are small, and their tables are simply never read by a real game.
-    pub fn children(&self) -> Vec<Sector> {
-        self.children_in(crate::game::Game::standard())
     }
 
     /// The sectors this one's moves lead into under `game`'s rules: under `take=each`
     /// a double mill removes two stones, a second capture edge.
-    pub fn children_in(&self, game: &crate::game::Game) -> Vec<Sector> {
+    pub fn children(&self, game: &crate::game::Game) -> Vec<Sector> {
         let mut out = vec![];
         let plain = self.after_move();
         if Sector::new(plain.s, plain.o, plain.sh, plain.oh).is_some() {
@@ -211,14 +200,14 @@ impl Sector {
         out
     }
 
-    /// The placement sectors of `set` in units (see [`Sector::unit_in`]), each unit
+    /// The placement sectors of `set` in units (see [`Sector::unit`]), each unit
     /// after every unit its moves lead into. Under rules without Lasker every unit is
-    /// one sector, in the order of [`Sector::solve_order_in`].
-    pub fn solve_units_in(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
+    /// one sector, in the order of [`Sector::solve_order`].
+    pub fn solve_units(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
         if !game.rules.lasker {
-            return Ok(Sector::solve_order_in(set, game)?.into_iter().map(|x| vec![x]).collect());
+            return Ok(Sector::solve_order(set, game)?.into_iter().map(|x| vec![x]).collect());
         }
-        Sector::children_first(set, game, |x| x.unit_in(game))
+        Sector::children_first(set, game, |x| x.unit(game))
     }
 
     /// The placement sectors of `set` grouped by `unit_of` (whose first member names
@@ -240,7 +229,7 @@ impl Sector {
                 let members = unit_of(node);
                 let mut kids: Vec<Sector> = members
                     .iter()
-                    .flat_map(|m| m.children_in(game))
+                    .flat_map(|m| m.children(game))
                     .filter(|c| !c.is_movement() && set.contains(c) && !members.contains(c))
                     .map(head)
                     .collect();
@@ -271,31 +260,20 @@ impl Sector {
         Sector::new(0, 0, wk, bk)
     }
 
-    /// Every sector reachable from `root` in the sector graph, `root` included.
-    pub fn reachable(root: Sector) -> BTreeSet<Sector> {
-        Sector::reachable_in(root, crate::game::Game::standard())
-    }
-
     /// Every sector reachable from `root` under `game`'s rules, `root` included.
-    pub fn reachable_in(root: Sector, game: &crate::game::Game) -> BTreeSet<Sector> {
+    pub fn reachable(root: Sector, game: &crate::game::Game) -> BTreeSet<Sector> {
         let mut seen = BTreeSet::new();
         let mut stack = vec![root];
         while let Some(x) = stack.pop() {
             if seen.insert(x) && !x.is_movement() {
-                stack.extend(x.children_in(game));
+                stack.extend(x.children(game));
             }
         }
         seen
     }
 
-    /// The sectors of `set` that are not movement subspaces, children before parents.
-    /// Fails, naming a sector on the cycle, if the graph restricted to `set` has one.
-    pub fn solve_order(set: &BTreeSet<Sector>) -> Result<Vec<Sector>, CycleError> {
-        Sector::solve_order_in(set, crate::game::Game::standard())
-    }
-
     /// [`Sector::solve_order`] under `game`'s rules.
-    pub fn solve_order_in(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Sector>, CycleError> {
+    pub fn solve_order(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Sector>, CycleError> {
         let order: Vec<Sector> = Sector::children_first(set, game, |x| vec![x])?.into_iter().flatten().collect();
         // Group by hands, then board, so consecutive sectors share child tables; this
         // is still children-first because every edge lowers the hands or, from a
@@ -304,7 +282,7 @@ impl Sector {
         let mut sorted = order.clone();
         sorted.sort_by_key(key);
         let pos: HashMap<Sector, usize> = sorted.iter().enumerate().map(|(i, &x)| (x, i)).collect();
-        if sorted.iter().all(|x| x.children_in(game).iter().all(|c| pos.get(c).is_none_or(|&j| j < pos[x]))) {
+        if sorted.iter().all(|x| x.children(game).iter().all(|c| pos.get(c).is_none_or(|&j| j < pos[x]))) {
             Ok(sorted)
         } else {
             Ok(order)
@@ -358,16 +336,16 @@ mod tests {
 
     #[test]
     fn standard_game_has_the_published_sector_count() {
-        let all = Sector::reachable(Sector::start(9, 9).unwrap());
+        let all = Sector::reachable(Sector::start(9, 9).unwrap(), crate::game::Game::standard());
         let placement = all.iter().filter(|s| !s.is_movement()).count();
         let movement = all.iter().filter(|s| s.is_movement()).count();
         // Gévay & Danner: 498 sectors for the standard game, 49 of them movement ones.
         assert_eq!((placement, movement), (449, 49));
-        let order = Sector::solve_order(&all).unwrap();
+        let order = Sector::solve_order(&all, crate::game::Game::standard()).unwrap();
         assert_eq!(order.len(), 449);
         let pos: HashMap<Sector, usize> = order.iter().enumerate().map(|(i, &x)| (x, i)).collect();
         for x in &order {
-            for c in x.children() {
+            for c in x.children(crate::game::Game::standard()) {
                 if !c.is_movement() {
                     assert!(pos[&c] < pos[x], "{c} after {x}");
                 }

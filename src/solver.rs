@@ -334,17 +334,10 @@ pub struct TooDeep {
     pub depth: u16,
 }
 
-/// Solves one unit under the standard rules. `solved` must hold every subspace in
-/// `unit.dependencies()`. Returns the value bytes of each member subspace, in
-/// `unit.members()` order.
-pub fn solve_unit(unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>)> {
-    solve_unit_in(Game::standard(), unit, solved, progress).expect("the standard game's values fit the encoding (deepest 204 plies)")
-}
-
 /// Solves one unit under `game`'s rules (a 24-point board). `solved` must hold every
-/// subspace in `unit.dependencies_in(game)`. Fails if a value is deeper than the
+/// subspace in `unit.dependencies(game)`. Fails if a value is deeper than the
 /// encoding holds.
-pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Result<Vec<(Subspace, Vec<u8>)>, TooDeep> {
+pub fn solve_unit(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Result<Vec<(Subspace, Vec<u8>)>, TooDeep> {
     let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
     Ok(solve_sectors(game, &sectors, &BySubspace(solved), progress)?
         .into_iter()
@@ -352,7 +345,7 @@ pub fn solve_unit_in(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dy
         .collect())
 }
 
-/// [`solve_unit_in`], with the values deeper than a byte holds kept exactly (see
+/// [`solve_unit`], with the values deeper than a byte holds kept exactly (see
 /// [`solve_sectors_deep`]): for rule sets that go that deep.
 pub fn solve_unit_deep(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Vec<(Subspace, Vec<u8>, Deep)> {
     let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
@@ -635,7 +628,7 @@ mod tests {
         let unit = Unit::all_in_order().into_iter().find(|u| u.members().contains(&Subspace::new(3, 4).unwrap())).unwrap();
         let sub33 = Subspace::new(3, 3).unwrap();
         let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(crate::value::MAX_LOSS); SubspaceIndex::new(sub33).len() as usize])].into();
-        let err = solve_unit_in(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
+        let err = solve_unit(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
         assert_eq!(err.depth, 253);
         // Only 3-4's captures lead into 3-3 (4-3's leave two stones): the error names it,
         // whichever member comes first in the unit.
@@ -646,8 +639,8 @@ mod tests {
         assert_eq!(err.sector, reversed[1], "{err}");
         assert!(err.to_string().contains("253 plies"), "{err}");
         let unit33 = Unit::all_in_order()[0];
-        let real: HashMap<Subspace, Vec<u8>> = solve_unit_in(Game::standard(), unit33, &HashMap::new(), &NoProgress).unwrap().into_iter().collect();
-        assert!(solve_unit_in(Game::standard(), unit, &real, &NoProgress).is_ok());
+        let real: HashMap<Subspace, Vec<u8>> = solve_unit(Game::standard(), unit33, &HashMap::new(), &NoProgress).unwrap().into_iter().collect();
+        assert!(solve_unit(Game::standard(), unit, &real, &NoProgress).is_ok());
     }
 
     /// With the byte's limits lowered to a few plies, most values of the small

@@ -130,15 +130,9 @@ impl Unit {
         self.a.total()
     }
 
-    /// Subspaces (outside the unit) that captures from this unit lead into under the
-    /// standard rules.
-    pub fn dependencies(&self) -> Vec<Subspace> {
-        self.dependencies_in(crate::game::Game::standard())
-    }
-
     /// Subspaces (outside the unit) that captures from this unit lead into under
     /// `game`'s rules.
-    pub fn dependencies_in(&self, game: &crate::game::Game) -> Vec<Subspace> {
+    pub fn dependencies(&self, game: &crate::game::Game) -> Vec<Subspace> {
         let mut deps: Vec<Subspace> = self.members().iter().flat_map(|m| m.capture_targets(game)).collect();
         deps.sort();
         deps.dedup();
@@ -176,7 +170,7 @@ mod tests {
         let units = Unit::all_in_order();
         let mut done = std::collections::HashSet::new();
         for u in &units {
-            for d in u.dependencies() {
+            for d in u.dependencies(crate::game::Game::standard()) {
                 assert!(done.contains(&d), "{u} needs {d}");
             }
             for m in u.members() {

@@ -52,13 +52,8 @@ pub struct Outcome {
 
 const KEEP: usize = 100;
 
-/// The tables the check of `sector` reads: its own and those its moves lead into.
-pub fn needs(sector: Sector) -> Vec<Sector> {
-    needs_in(sector, crate::game::Game::standard())
-}
-
 /// [`needs`] under `game`'s rules (`take=each` adds the sectors two stones down).
-pub fn needs_in(sector: Sector, game: &crate::game::Game) -> Vec<Sector> {
+pub fn needs(sector: Sector, game: &crate::game::Game) -> Vec<Sector> {
     match sector.subspace() {
         Some(sub) => {
             let mut v: Vec<Sector> = vec![sector, sub.mirror().into()];
@@ -68,7 +63,7 @@ pub fn needs_in(sector: Sector, game: &crate::game::Game) -> Vec<Sector> {
         }
         None => {
             let mut v = vec![sector];
-            v.extend(sector.children_in(game));
+            v.extend(sector.children(game));
             v
         }
     }
@@ -189,7 +184,7 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                             f.push(Mismatch {
                                 sector: sub.into(),
                                 slot: i,
-                                position: Position::movement(Color::White, m, o).on(game.rules.board).to_string(),
+                                position: Position::movement(game.rules, Color::White, m, o).to_string(),
                                 stored,
                                 expected,
                             });
@@ -214,14 +209,14 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
 pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Result<Outcome, TableError> {
     let mut results_only = false;
     let game = tb.rules().game();
-    for &s in sectors.iter().flat_map(|&s| needs_in(s, game)).collect::<std::collections::BTreeSet<_>>().iter() {
+    for &s in sectors.iter().flat_map(|&s| needs(s, game)).collect::<std::collections::BTreeSet<_>>().iter() {
         results_only |= tb.table(s)?.header.results_only;
     }
     let subs: Vec<Subspace> = sectors.iter().filter_map(|s| s.subspace()).collect();
     let mut out = verify_movement(tb, &subs, results_only, progress)?;
     let mut loaded: HashMap<Sector, (Vec<u8>, Deep)> = HashMap::new();
     for &sector in sectors.iter().filter(|s| !s.is_movement()) {
-        let mut need = sector.children_in(game);
+        let mut need = sector.children(game);
         need.push(sector);
         loaded.retain(|s, _| need.contains(s));
         for &s in &need {
@@ -243,7 +238,7 @@ fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<S
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // The child sectors' indexes and values, looked up once rather than per child.
     let children: Vec<(Sector, SubspaceIndex, &[u8], &Deep)> =
-        sector.children_in(game).into_iter().map(|c| (c, c.index_on(game.rules.board), loaded[&c].0.as_slice(), &loaded[&c].1)).collect();
+        sector.children(game).into_iter().map(|c| (c, c.index_on(game.rules.board), loaded[&c].0.as_slice(), &loaded[&c].1)).collect();
     assert!(children.len() <= 6, "a plain child and two capture children, for a placement and (Lasker) a move");
     // Only the plain child keeps the opponent's stones as they are; a capture child
     // has one fewer, so its index cannot be prepared from them.
@@ -304,7 +299,7 @@ fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<S
                     bad += 1;
                     let mut f = found.lock().unwrap();
                     if f.len() < KEEP {
-                        let position = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White, board: crate::rules::Board::Nine }.on(game.rules.board);
+                        let position = Position::unchecked(game.rules, m, o, sector.sh, sector.oh, Color::White);
                         f.push(Mismatch { sector, slot: i, position: position.to_string(), stored, expected });
                     }
                 }

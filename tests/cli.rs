@@ -146,7 +146,7 @@ fn many_3_3_positions() -> String {
         .step_by(997)
         .map(|i| {
             let (m, o) = idx.unindex(i);
-            morris::Position::movement(morris::Color::White, m, o).to_string() + "\n"
+            morris::Position::movement(morris::Rules::STANDARD, morris::Color::White, m, o).to_string() + "\n"
         })
         .collect()
 }

@@ -51,7 +51,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     let size = |d: &Path, s: &[Sector]| s.iter().map(|x| std::fs::metadata(table_path(d, *x)).unwrap().len()).sum::<u64>();
     assert!(size(compact.path(), &kept) * 10 < size(full.path(), &all) * 7, "the compact set is smaller");
     for x in &left_out {
-        assert!(x.children().iter().all(|c| kept.contains(c)), "{x} leads into a table left out");
+        assert!(x.children(morris::game::Game::standard()).iter().all(|c| kept.contains(c)), "{x} leads into a table left out");
     }
 
     let (tf, tc, tr) = (Tablebase::open(full.path()).unwrap(), Tablebase::open(compact.path()).unwrap(), Tablebase::open(results.path()).unwrap());
@@ -69,7 +69,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
             let (white, black, white_hand, black_hand) =
                 if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
-            let pos = Position { white, black, white_hand, black_hand, to_move, board: morris::rules::Board::Nine };
+            let pos = Position::unchecked(morris::Rules::STANDARD, white, black, white_hand, black_hand, to_move);
             let v = tf.probe(&pos).unwrap();
             assert_eq!(tc.probe(&pos).unwrap(), v, "{pos} of {sector}");
             assert_eq!(tr.probe_wdl(&pos).unwrap(), Wdl::from(v), "{pos} of {sector}");
@@ -83,7 +83,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
 
     // The empty boards, one lookup in the full set, one ply in the compact one.
     for (wk, bk) in [(4, 4), (3, 4)] {
-        let start = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine };
+        let start = Position::unchecked(morris::Rules::STANDARD, 0, 0, wk, bk, Color::White);
         assert_eq!(tc.probe(&start).unwrap(), tf.probe(&start).unwrap());
         assert_eq!(tc.mainline(&start).unwrap(), tf.mainline(&start).unwrap());
     }
@@ -101,22 +101,22 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     let first_position = |sector: Sector| {
         let index = sector.index();
         let (m, o) = index.unindex((0..index.len()).find(|&i| !(index.may_be_hole(i) && index.is_hole(i))).unwrap());
-        Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White, board: morris::rules::Board::Nine }
+        Position::unchecked(morris::Rules::STANDARD, m, o, sector.sh, sector.oh, Color::White)
     };
 
     // A damaged child table is reported as damaged, never read as a value.
     let gone = left_out.iter().find(|s| !s.is_movement()).copied().unwrap();
-    let child = table_path(compact.path(), gone.children()[0]);
+    let child = table_path(compact.path(), gone.children(morris::game::Game::standard())[0]);
     let good = std::fs::read(&child).unwrap();
     let mut bad = good.clone();
     bad[50] ^= 1;
     std::fs::write(&child, &bad).unwrap();
     let err = Tablebase::open(compact.path()).unwrap().probe(&first_position(gone)).unwrap_err().to_string();
-    assert!(err.contains("corrupt") && err.contains(&format!("{}.mtb", gone.children()[0])), "{err}");
+    assert!(err.contains("corrupt") && err.contains(&format!("{}.mtb", gone.children(morris::game::Game::standard())[0])), "{err}");
     std::fs::write(&child, &good).unwrap();
 
     // A table left out whose children are missing too is reported as missing, by name.
-    std::fs::remove_file(table_path(compact.path(), gone.children()[0])).unwrap();
+    std::fs::remove_file(table_path(compact.path(), gone.children(morris::game::Game::standard())[0])).unwrap();
     let tc = Tablebase::open(compact.path()).unwrap();
     let err = tc.probe(&first_position(gone)).unwrap_err().to_string();
     assert!(err.contains(&format!("{gone}.mtb")) && err.contains("missing"), "{err}");

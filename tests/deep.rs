@@ -59,7 +59,7 @@ fn same_positions(a: &[u8], b: &[u8]) -> bool {
 
 fn position_at(slot: u64) -> Position {
     let (mover, opp) = Sector::from(sub33()).index().unindex(slot);
-    Position::new(mover, opp, 0, 0, Color::White).unwrap()
+    Position::new(morris::Rules::STANDARD, mover, opp, 0, 0, Color::White).unwrap()
 }
 
 #[test]
@@ -141,9 +141,9 @@ fn the_placement_phase_over_deep_values_agrees_three_ways() {
     generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: Rules::STANDARD }, &NoProgress).unwrap();
     let tb = Tablebase::open(dir.path()).unwrap();
     let searcher = Searcher::new(&tb, SearchOptions { tt_bytes: 1 << 22, keep_bytes: 1 << 26 });
-    let tables = MovementTables::from_map_in(Rules::STANDARD.game(), [(sub33(), values)].into()).with_deep([(sub33(), deep)].into());
+    let tables = MovementTables::from_map(Rules::STANDARD.game(), [(sub33(), values)].into()).with_deep([(sub33(), deep)].into());
 
-    let start: Position = format!("{} w 3 3", ".".repeat(24)).parse().unwrap();
+    let start = Position::parse(&format!("{} w 3 3", ".".repeat(24)), Rules::STANDARD).unwrap();
     let mut roots = vec![start];
     let mut rng: u64 = 0x5eed;
     for _ in 0..6 {
@@ -231,7 +231,7 @@ fn strict_deep_placement_values_agree_with_the_search() {
         let index = sector.index();
         for &(slot, depth) in t.deep().entries().iter().step_by(t.deep().len().div_ceil(25)) {
             let (mover, opp) = index.unindex(slot);
-            let pos = Position::new(mover, opp, sector.sh, sector.oh, Color::White).unwrap();
+            let pos = Position::new(morris::Rules::STANDARD, mover, opp, sector.sh, sector.oh, Color::White).unwrap();
             let want = if depth % 2 == 1 { Value::Win(depth) } else { Value::Loss(depth) };
             assert_eq!(tb.probe(&pos).unwrap(), want, "{name} slot {slot}");
             assert_eq!(searcher.solve(&pos, &NoProgress).unwrap().value, want, "{name} slot {slot}: the search");

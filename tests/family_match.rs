@@ -10,7 +10,7 @@
 mod reference_family;
 
 use morris::generate::{self, Options};
-use morris::solver::{solve_unit_in, NoProgress};
+use morris::solver::{solve_unit, NoProgress};
 use morris::{Rules, Sector, Subspace, Unit, Value};
 use std::path::PathBuf;
 use reference_family::{RefRules, RefValue, Solver};
@@ -21,7 +21,7 @@ fn engine(rules: &Rules, max_total: u8) -> HashMap<Subspace, Vec<u8>> {
     let game = rules.game();
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order_up_to(rules.stones).into_iter().filter(|u| u.total() <= max_total) {
-        for (sub, values) in solve_unit_in(game, unit, &solved, &NoProgress).unwrap() {
+        for (sub, values) in solve_unit(game, unit, &solved, &NoProgress).unwrap() {
             solved.insert(sub, values);
         }
     }
@@ -150,7 +150,7 @@ fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
     let opts = Options { dir: PathBuf::new(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules: *rules };
     let mut movement: HashMap<Subspace, Vec<u8>> = HashMap::new();
     for unit in generate::plan(&opts) {
-        for (sub, values) in solve_unit_in(game, unit, &movement, &NoProgress).unwrap() {
+        for (sub, values) in solve_unit(game, unit, &movement, &NoProgress).unwrap() {
             movement.insert(sub, values);
         }
     }
@@ -327,7 +327,7 @@ fn children_equal_the_references_on_random_positions() {
                 .map(|c| (to_engine(&rules, c.mover), to_engine(&rules, c.opp), c.mover_hand, c.opp_hand))
                 .collect();
             let (em, eo) = (to_engine(&rules, mover), to_engine(&rules, opp));
-            let mut got: Vec<(u32, u32, u32, u32)> = morris::placement::children_in(game, em, eo, mh as u8, oh as u8)
+            let mut got: Vec<(u32, u32, u32, u32)> = morris::placement::children(game, em, eo, mh as u8, oh as u8)
                 .into_iter()
                 .map(|(cm, co, cmh, coh)| (cm, co, cmh as u32, coh as u32))
                 .collect();
@@ -395,7 +395,7 @@ fn full_board_rule_in_the_12_12_unit() {
     let unit = Subspace::new(12, 12).unwrap().unit();
     for (rule_set, full_value) in [("morabaraba", Value::Draw), ("morabaraba,full-board=loss", Value::Loss(0))] {
         let rules: Rules = rule_set.parse().unwrap();
-        let solved = solve_unit_in(rules.game(), unit, &draws, &NoProgress).unwrap();
+        let solved = solve_unit(rules.game(), unit, &draws, &NoProgress).unwrap();
         let idx = morris::index::SubspaceIndex::new(unit.members()[0]);
         let (mut full, mut checked) = (0, 0);
         for (i, m, o) in idx.walk(0, idx.len()) {

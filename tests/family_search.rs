@@ -7,7 +7,7 @@
 
 use morris::generate::{self, Options};
 use morris::placement::{layered, MovementTables, SearchOptions, Searcher};
-use morris::solver::{solve_unit_in, NoProgress};
+use morris::solver::{solve_unit, NoProgress};
 use morris::{Position, Rules, Tablebase, Unit};
 use std::collections::HashMap;
 
@@ -25,7 +25,7 @@ fn rows(moves: &[morris::MoveInfo]) -> Vec<(String, String, morris::Value)> {
 /// The empty board of the `wk`-`bk` start, White to move, in the notation.
 fn empty_board(rules: &Rules, wk: u8, bk: u8) -> Position {
     let text = format!("{} w {wk} {bk}", ".".repeat(rules.board.points() as usize));
-    text.parse::<Position>().unwrap()
+    Position::parse(&text, *rules).unwrap()
 }
 
 fn check(rule_set: &str, wk: u8, bk: u8, games: usize) {
@@ -38,11 +38,11 @@ fn check(rule_set: &str, wk: u8, bk: u8, games: usize) {
     let game = rules.game();
     let mut movement = HashMap::new();
     for unit in Unit::all_in_order_up_to(wk.max(bk)) {
-        for (sub, values) in solve_unit_in(game, unit, &movement, &NoProgress).unwrap() {
+        for (sub, values) in solve_unit(game, unit, &movement, &NoProgress).unwrap() {
             movement.insert(sub, values);
         }
     }
-    let tables = MovementTables::from_map_in(game, movement);
+    let tables = MovementTables::from_map(game, movement);
 
     let start = empty_board(&rules, wk, bk);
     let mut roots = vec![start];
@@ -50,12 +50,12 @@ fn check(rule_set: &str, wk: u8, bk: u8, games: usize) {
     for _ in 0..games {
         let mut pos = start;
         while !pos.is_movement() {
-            let children = pos.children_in(&rules);
+            let children = pos.children();
             if children.is_empty() {
                 break;
             }
             pos = children[rng.below(children.len() as u64) as usize].1;
-            if !pos.is_movement() && morris::probe::sector_of_in(&rules, &pos).map_or(false, |s| s.is_some()) {
+            if !pos.is_movement() && morris::probe::sector_of(&pos).map_or(false, |s| s.is_some()) {
                 roots.push(pos);
             }
         }

@@ -55,11 +55,15 @@ fn position_parser_never_panics_and_round_trips() {
     for case in 0..cases(200_000) {
         let bytes = if rng.below(8) == 0 { (0..rng.below(40)).map(|_| rng.next() as u8).collect() } else { mutate(&mut rng) };
         let text = String::from_utf8_lossy(&bytes);
-        if let Ok(p) = text.parse::<Position>() {
-            // The notation allows the most stones of any rule set on the 24-point boards.
-            let most: morris::Rules = "morabaraba".parse().unwrap();
-            assert!(p.validate_in(&most).is_ok(), "case {case}: {text:?}");
-            assert_eq!(p.to_string().parse::<Position>().unwrap(), p, "case {case}: {text:?}");
+        // Every rule set's parser: the 24-point boards (standard, Morabaraba's 12 a
+        // side) and the 16-point one.
+        for rules in ["standard", "morabaraba", "six"] {
+            let rules: morris::Rules = rules.parse().unwrap();
+            if let Ok(p) = Position::parse(&text, rules) {
+                assert!(p.validate().is_ok(), "case {case}: {text:?}");
+                assert_eq!(p.rules(), rules);
+                assert_eq!(Position::parse(&p.to_string(), rules).unwrap(), p, "case {case}: {text:?}");
+            }
         }
     }
 }
@@ -112,7 +116,7 @@ fn table_reader_returns_the_truth_or_an_error() {
             let tb = Tablebase::with_cache(dir.path(), 0).unwrap();
             for &i in &slots {
                 let (m, o) = index.unindex(i);
-                let pos = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White, board: morris::rules::Board::Nine };
+                let pos = Position::unchecked(morris::Rules::STANDARD, m, o, sector.sh, sector.oh, Color::White);
                 if let Ok(v) = tb.probe(&pos) {
                     assert_eq!(v.encode(), Some(truth[i as usize]), "{name} round {round}: slot {i} read wrong");
                 }

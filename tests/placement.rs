@@ -47,7 +47,7 @@ impl Brute<'_> {
             } else {
                 (p.white_hand, p.black_hand)
             };
-            let child = Position { white: w, black: b, white_hand: wh, black_hand: bh, to_move: p.to_move.other(), board: morris::rules::Board::Nine };
+            let child = Position::unchecked(morris::Rules::STANDARD, w, b, wh, bh, p.to_move.other());
             let v = self.value(child).parent();
             if best.is_none_or(|x| v.goodness() > x.goodness()) {
                 best = Some(v);
@@ -99,7 +99,7 @@ fn children(m: u32, o: u32, hand: u8) -> Vec<(u32, u32)> {
 fn engine_tables(max: u8) -> HashMap<Subspace, Vec<u8>> {
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max) {
-        for (sub, values) in solve_unit(unit, &solved, &NoProgress) {
+        for (sub, values) in solve_unit(morris::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
             solved.insert(sub, values);
         }
     }
@@ -124,8 +124,8 @@ fn three_three_start_matches_brute_force_with_reference_leaves() {
     let t33 = rs.solve(3, 3);
     let leaf = |m: u32, o: u32| reference_leaf(&t33, m, o);
     let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
-    let root = Position { white: 0, black: 0, white_hand: 3, black_hand: 3, to_move: Color::White, board: morris::rules::Board::Nine };
-    let tables = MovementTables::from_map(engine_tables(6));
+    let root = Position::unchecked(morris::Rules::STANDARD, 0, 0, 3, 3, Color::White);
+    let tables = MovementTables::from_map(morris::game::Game::standard(), engine_tables(6));
     let sol = placement::solve(&root, &tables, &NoProgress);
     assert_eq!(brute.value(root), Value::Win(23));
     assert_eq!(sol.value, Value::Win(23));
@@ -147,7 +147,7 @@ fn random_stones(rnd: &mut impl FnMut(u64) -> u64, wb: u32, bb: u32) -> (u32, u3
 
 #[test]
 fn late_placement_positions_match_brute_force() {
-    let tables = MovementTables::from_map(engine_tables(8));
+    let tables = MovementTables::from_map(morris::game::Game::standard(), engine_tables(8));
     let leaf = |m: u32, o: u32| -> Value { tables.value(m, o) };
     let mut rng = Rng(0x1234_5678_9abc_def1u64);
     let mut rnd = |n: u64| rng.below(n);
@@ -162,7 +162,7 @@ fn late_placement_positions_match_brute_force() {
         }
         let (white, black) = random_stones(&mut rnd, wb, bb);
         let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
-        let root = Position { white, black, white_hand: wh, black_hand: bh, to_move, board: morris::rules::Board::Nine };
+        let root = Position::unchecked(morris::Rules::STANDARD, white, black, wh, bh, to_move);
         let sol = placement::solve(&root, &tables, &NoProgress);
         let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
         assert_eq!(sol.value, brute.value(root), "{root}");
@@ -184,7 +184,7 @@ fn late_placement_positions_match_brute_force() {
 #[test]
 fn search_matches_layered_backward_induction() {
     use morris::placement::{layered, search};
-    let tables = MovementTables::from_map(engine_tables(8));
+    let tables = MovementTables::from_map(morris::game::Game::standard(), engine_tables(8));
     let shared = search::Tt::new(1 << 24);
     let check = |root: Position| {
         let b = layered::solve(&root, &tables, &NoProgress);
@@ -199,7 +199,7 @@ fn search_matches_layered_backward_induction() {
         }
     };
     for (wk, bk) in [(3, 3), (3, 4), (4, 3), (4, 4), (5, 3), (3, 5)] {
-        check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine });
+        check(Position::unchecked(morris::Rules::STANDARD, 0, 0, wk, bk, Color::White));
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15u64);
     let mut rnd = |n: u64| rng.below(n);
@@ -212,7 +212,7 @@ fn search_matches_layered_backward_induction() {
         }
         let (white, black) = random_stones(&mut rnd, wb, bb);
         let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
-        check(Position { white, black, white_hand: wh, black_hand: bh, to_move, board: morris::rules::Board::Nine });
+        check(Position::unchecked(morris::Rules::STANDARD, white, black, wh, bh, to_move));
         checked += 1;
     }
 }
@@ -246,7 +246,7 @@ fn three_three_start_sectors_match_brute_force_counts() {
         let mut raw = 0u64;
         for m in sets(sector.s as u32) {
             for o in sets(sector.o as u32).filter(|o| o & m == 0) {
-                let pos = Position { white: m, black: o, white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White, board: morris::rules::Board::Nine };
+                let pos = Position::unchecked(morris::Rules::STANDARD, m, o, sector.sh, sector.oh, Color::White);
                 let v = brute.value(pos);
                 assert_eq!(Value::decode(values[index.index(m, o) as usize]), v, "{sector}: {pos}");
                 let (rm, ro) = (to_reading(m), to_reading(o));

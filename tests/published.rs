@@ -64,7 +64,7 @@ fn stats(sub: Subspace) -> Stats {
 }
 
 fn value(pos: &str) -> Value {
-    let p: Position = pos.parse().unwrap();
+    let p = Position::parse(pos, morris::Rules::STANDARD).unwrap();
     let sub = p.subspace().unwrap();
     Value::decode(solved()[&sub][SubspaceIndex::new(sub).index(p.mover(), p.opponent()) as usize])
 }
@@ -129,7 +129,7 @@ fn table_vii_deepest_values() {
 fn named_test_positions() {
     // REFERENCES.md test positions (Gasser 1996 Fig. 9; Gasser 1991).
     assert_eq!(value(".WW....B.B....B........W b"), Value::Loss(26));
-    let p = Position::from_lists("d7,g7,g1", "a7,a4,g4", morris::Color::White, 0, 0).unwrap();
+    let p = Position::from_lists(morris::Rules::STANDARD, "d7,g7,g1", "a7,a4,g4", morris::Color::White, 0, 0).unwrap();
     assert_eq!(value(&p.to_string()), Value::Win(25));
 }
 
@@ -146,10 +146,8 @@ fn table_ii_start_values_up_to_five_stones() {
     let max = max_stones().min(10) / 2;
     for wk in 3..=max {
         for bk in 3..=max {
-            let root = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine };
-            let tables = MovementTables::from_map(
-                MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect(),
-            );
+            let root = Position::unchecked(morris::Rules::STANDARD, 0, 0, wk, bk, Color::White);
+            let tables = MovementTables::from_map(morris::game::Game::standard(), MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect());
             let sol = placement::solve(&root, &tables, &NoProgress);
             assert_eq!(sol.value, expected[wk as usize - 3][bk as usize - 3], "{wk}-{bk}");
             // The value is the best of the first moves' values.

@@ -106,7 +106,7 @@ fn positions(sub: Subspace, k: usize) -> Vec<(u32, u32)> {
 fn placement_parent(mover: u32, opp: u32) -> Option<Position> {
     // The side to move here is `sub`'s opponent, with one stone still in hand.
     (0..24).filter(|p| opp >> p & 1 != 0).find_map(|p| {
-        let q = Position { white: opp & !(1 << p), black: mover, white_hand: 1, black_hand: 0, to_move: Color::White, board: morris::rules::Board::Nine };
+        let q = Position::unchecked(morris::Rules::STANDARD, opp & !(1 << p), mover, 1, 0, Color::White);
         (q.validate().is_ok() && q.children().iter().all(|(mv, _)| mv.capture == NONE)).then_some(q)
     })
 }
@@ -151,7 +151,7 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
             }
             // The server: an error answer, never a value.
             let srv = server::Server::start(dir.path(), &[]);
-            let p = Position::movement(Color::White, pos[0].0, pos[0].1);
+            let p = Position::movement(morris::Rules::STANDARD, Color::White, pos[0].0, pos[0].1);
             let (status, _, body) = srv.get(&format!("/api/probe?position={}", server::encode(&p.to_string())));
             assert_eq!(status, 500, "{}: {body}", d.what);
             assert!(body.contains(&name), "{}: {body}", d.what);
@@ -278,7 +278,7 @@ fn a_frame_hidden_behind_a_skippable_frame_is_an_error_on_every_read_path() {
                 names_table(&t.read_block(k, &mut buf).err().expect("read_block"));
                 // The server: an error answer, never a value.
                 let srv = server::Server::start(dir.path(), &[]);
-                let p = Position::movement(Color::White, pos[0].0, pos[0].1);
+                let p = Position::movement(morris::Rules::STANDARD, Color::White, pos[0].0, pos[0].1);
                 let (status, _, body) = srv.get(&format!("/api/probe?position={}", server::encode(&p.to_string())));
                 assert_eq!(status, 500, "{what}: {body}");
                 assert!(body.contains(&name), "{what}: {body}");

@@ -17,7 +17,7 @@ fn fast() -> &'static HashMap<Subspace, Vec<u8>> {
     SOLVED.get_or_init(|| {
         let mut solved = HashMap::new();
         for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= 8) {
-            for (sub, values) in solve_unit(unit, &solved, &NoProgress) {
+            for (sub, values) in solve_unit(morris::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
                 solved.insert(sub, values);
             }
         }

@@ -36,7 +36,7 @@ fn dirs() -> (tempfile::TempDir, tempfile::TempDir) {
 fn tables_of_other_rules_are_refused_naming_both() {
     let (std_dir, other) = dirs();
     let lasker: Rules = "lasker".parse().unwrap();
-    let pos: morris::Position = ".WW....B.B....B........W b".parse().unwrap();
+    let pos = morris::Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD).unwrap();
     // The library: standard readers refuse the lasker table, lasker readers read it.
     match Tablebase::open(other.path()).unwrap().probe(&pos) {
         Err(ProbeError::Table(e @ TableError::WrongRules { .. })) => {
@@ -206,7 +206,7 @@ fn a_double_capture_is_listed_once() {
     assert_eq!(names.iter().filter(|n| *n == "d7xa1xb4").count(), 1, "{names:?}");
     // The library's move list too.
     let r: Rules = rules.parse().unwrap();
-    let p: morris::Position = pos.parse().unwrap();
-    let moves: Vec<String> = p.legal_moves_in(&r).iter().map(|m| m.to_string()).collect();
+    let p = morris::Position::parse(pos, r).unwrap();
+    let moves: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
     assert_eq!(moves.len(), names.len(), "{moves:?} against {names:?}");
 }

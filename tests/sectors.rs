@@ -52,7 +52,7 @@ fn small_starts_tables_agree_with_search() {
     // own tests hold it to brute force and to the published entries.
     for wk in 3..=5u8 {
         for bk in 3..=5u8 {
-            check(Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: morris::rules::Board::Nine });
+            check(Position::unchecked(morris::Rules::STANDARD, 0, 0, wk, bk, Color::White));
         }
     }
     let mut rng = Rng(0x2545_f491_4f6c_dd1du64);
@@ -65,7 +65,7 @@ fn small_starts_tables_agree_with_search() {
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
             let (white, black, white_hand, black_hand) =
                 if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
-            check(Position { white, black, white_hand, black_hand, to_move, board: morris::rules::Board::Nine });
+            check(Position::unchecked(morris::Rules::STANDARD, white, black, white_hand, black_hand, to_move));
             checked += 1;
         }
     }
@@ -119,7 +119,7 @@ fn moves_play_and_mainline() {
     for bad in ["", "z9", "a1-", "a1-a4x", "a1a4", "d1xx"] {
         assert!(bad.parse::<Move>().is_err(), "{bad}");
     }
-    let start: Position = "........................ w 3 3".parse().unwrap();
+    let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD).unwrap();
     assert_eq!(start.legal_moves().len(), 24);
     assert!(start.play(&"d1".parse().unwrap()).is_ok());
     assert!(start.play(&"a1-a4".parse().unwrap()).is_err());
@@ -137,7 +137,7 @@ fn moves_play_and_mainline() {
         assert_eq!(step.value, if left % 2 == 0 { Value::Loss(left) } else { Value::Win(left) }, "step {k}");
     }
     assert!(at.legal_moves().is_empty() || tb.probe(&at).unwrap() == Value::Loss(0));
-    let draw: Position = "W.......B............... w 2 2".parse().unwrap();
+    let draw = Position::parse("W.......B............... w 2 2", morris::Rules::STANDARD).unwrap();
     if tb.probe(&draw).unwrap() == Value::Draw {
         assert!(tb.mainline(&draw).unwrap().is_empty());
     }

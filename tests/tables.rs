@@ -209,11 +209,11 @@ fn failed_placement_search_does_not_poison_later_probes() {
     let tb = Tablebase::open(dir.path()).unwrap();
     let searcher = morris::Searcher::new(&tb, morris::SearchOptions { tt_bytes: 1 << 24, keep_bytes: 1 << 28 });
     let probe = |p: &Position| searcher.value(p, &NoProgress);
-    let four: Position = "........................ w 4 4".parse().unwrap();
+    let four = Position::parse("........................ w 4 4", morris::Rules::STANDARD).unwrap();
     assert!(probe(&four).is_err(), "a search over a damaged table must fail");
-    let three: Position = "........................ w 3 3".parse().unwrap();
+    let three = Position::parse("........................ w 3 3", morris::Rules::STANDARD).unwrap();
     assert_eq!(probe(&three).unwrap(), Value::Win(23));
-    let mid: Position = "W.....B....W...B........ w 2 2".parse().unwrap();
+    let mid = Position::parse("W.....B....W...B........ w 2 2", morris::Rules::STANDARD).unwrap();
     assert!(probe(&mid).is_err(), "the damaged table is still damaged");
     assert_eq!(probe(&three).unwrap(), Value::Win(23));
     assert!(tb.probe(&three).is_err(), "a lookup never searches");
@@ -284,7 +284,7 @@ fn cached_results_never_answer_a_probe_for_depth() {
         let idx = morris::index::SubspaceIndex::new(sub);
         for i in (0..idx.len()).filter(|&i| !idx.is_hole(i)) {
             let (m, o) = idx.unindex(i);
-            let pos = Position::movement(Color::White, m, o);
+            let pos = Position::movement(morris::Rules::STANDARD, Color::White, m, o);
             let wdl = cached.probe_wdl(&pos).unwrap();
             let want = plain.probe(&pos).unwrap();
             assert_eq!(cached.probe(&pos).unwrap(), want, "{name} slot {i}");

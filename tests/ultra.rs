@@ -19,7 +19,7 @@ use common_ultra::classed;
 /// The slot of a position in its sector's table, and the sector (`None`: the side to
 /// move has lost).
 fn locate(rules: &Rules, pos: &Position) -> Option<(Sector, u64)> {
-    let sector = morris::probe::sector_of_in(rules, pos).unwrap()?;
+    let sector = morris::probe::sector_of(pos).unwrap()?;
     Some((sector, sector.index_on(rules.board).index(pos.mover(), pos.opponent())))
 }
 
@@ -33,8 +33,8 @@ fn check_one_ply(rules: &Rules, values: &SectorValues, mem: &InMemory) -> (u64, 
         let cl = &mem.classes[&x];
         let index = x.index_on(rules.board);
         let r = values.get(x).unwrap() as i32;
-        let unit = x.unit_in(game);
-        let cyclic = x.cyclic_in(game);
+        let unit = x.unit(game);
+        let cyclic = x.cyclic(game);
         for i in 0..index.len() {
             if index.is_hole(i) {
                 continue;
@@ -47,12 +47,12 @@ fn check_one_ply(rules: &Rules, values: &SectorValues, mem: &InMemory) -> (u64, 
             }
             draws += 1;
             let (mover, opp) = index.unindex(i);
-            let pos = Position::new(mover, opp, x.sh, x.oh, Color::White).unwrap().on(rules.board);
+            let pos = Position::new(morris::Rules::clone(&rules), mover, opp, x.sh, x.oh, Color::White).unwrap();
             let delta = c as i32 - r;
             let depth = cl.depth[i as usize];
             // Options: (delta-value for the mover, depth after it: 0 for an exit).
             let mut options: Vec<(i32, u16)> = Vec::new();
-            let children = pos.children_in(rules);
+            let children = pos.children();
             for (_, child) in &children {
                 let Some((cx, cs)) = locate(rules, child) else { continue };
                 let cv = mem.values[&cx][cs as usize];
@@ -132,7 +132,7 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
                 assert_eq!((got.class[i as usize], got.depth[i as usize]), (c, stored), "{} slot {i}", r.sector);
                 if c != NO_CLASS && c > rank {
                     let (mover, opp) = index.unindex(i);
-                    let pos = Position::new(mover, opp, r.sector.sh, r.sector.oh, Color::White).unwrap();
+                    let pos = Position::new(morris::Rules::STANDARD, mover, opp, r.sector.sh, r.sector.oh, Color::White).unwrap();
                     let probed = tb.probe_class(&pos).unwrap().unwrap();
                     assert_eq!((probed.class, probed.depth), (c, Some(d)), "{} slot {i}: the probe's favoured depth", r.sector);
                     favoured += 1;
@@ -271,7 +271,7 @@ fn verify_finds_a_wrong_class_or_depth() {
             let (c, depth) = (want.class[i as usize], want.depth[i as usize]);
             if c != NO_CLASS && c > rank && !index.is_hole(i) {
                 let (mover, opp) = index.unindex(i);
-                let pos = Position::new(mover, opp, x.sh, x.oh, Color::White).unwrap();
+                let pos = Position::new(morris::Rules::STANDARD, mover, opp, x.sh, x.oh, Color::White).unwrap();
                 let probed = tb.probe_class(&pos).unwrap().unwrap();
                 assert_eq!((probed.class, probed.depth), (c, Some(depth)), "{x} slot {i}");
                 favoured += 1;

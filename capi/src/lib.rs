@@ -145,9 +145,7 @@ unsafe fn handle<'a>(tb: *const MorrisTablebase) -> Result<&'a Tablebase, (Morri
 }
 
 fn parse(tb: &Tablebase, position: &str) -> Result<Position, (MorrisStatus, String)> {
-    let pos: Position = position.parse().map_err(|e: morris::PositionError| (MorrisStatus::Position, format!("position `{position}`: {e}")))?;
-    pos.validate_in(tb.rules()).map_err(|e| (MorrisStatus::Position, format!("position `{position}`: {e}")))?;
-    Ok(pos)
+    Position::parse(position, *tb.rules()).map_err(|e| (MorrisStatus::Position, format!("position `{position}`: {e}")))
 }
 
 fn from_bits(tb: &Tablebase, white: u32, black: u32, white_hand: u8, black_hand: u8, side: i32) -> Result<Position, (MorrisStatus, String)> {
@@ -156,9 +154,7 @@ fn from_bits(tb: &Tablebase, white: u32, black: u32, white_hand: u8, black_hand:
         1 => Color::Black,
         other => return Err((MorrisStatus::Argument, format!("side {other}: MORRIS_SIDE_WHITE (0) or MORRIS_SIDE_BLACK (1)"))),
     };
-    let pos = Position { white, black, white_hand, black_hand, to_move, board: tb.rules().board }.on(tb.rules().board);
-    pos.validate_in(tb.rules()).map_err(|e| (MorrisStatus::Position, format!("bitboards {white:#x} {black:#x}: {e}")))?;
-    Ok(pos)
+    Position::new(*tb.rules(), white, black, white_hand, black_hand, to_move).map_err(|e| (MorrisStatus::Position, format!("bitboards {white:#x} {black:#x}: {e}")))
 }
 
 fn value_of(v: Value) -> MorrisValue {

@@ -98,9 +98,7 @@ fn parse_rules(rules: &str) -> PyResult<Rules> {
 }
 
 fn parse_position(text: &str, rules: &Rules) -> PyResult<EnginePosition> {
-    let pos: EnginePosition = text.parse().map_err(|e: morris_engine::PositionError| PositionError::new_err(format!("position `{text}`: {e}")))?;
-    pos.validate_in(rules).map_err(|e| PositionError::new_err(format!("position `{text}`: {e}")))?;
-    Ok(pos)
+    EnginePosition::parse(text, *rules).map_err(|e| PositionError::new_err(format!("position `{text}`: {e}")))
 }
 
 #[pymethods]
@@ -124,14 +122,14 @@ impl Position {
 
     /// The names of the legal moves, in the engine's order.
     fn legal_moves(&self) -> Vec<String> {
-        self.pos.children_in(&self.rules).iter().map(|(mv, _)| self.pos.move_name(mv)).collect()
+        self.pos.children().iter().map(|(mv, _)| self.pos.move_name(mv)).collect()
     }
 
     /// The position after the move named `name` (`"d1"`, `"a7-d7"`, `"d1xa7"`).
     fn play(&self, name: &str) -> PyResult<Position> {
         let want = name.trim().to_ascii_lowercase();
         self.pos
-            .children_in(&self.rules)
+            .children()
             .into_iter()
             .find(|(mv, _)| self.pos.move_name(mv).to_ascii_lowercase() == want)
             .map(|(_, child)| Position { pos: child, rules: self.rules })
@@ -169,8 +167,7 @@ impl Tablebase {
             positions
                 .par_iter()
                 .map(|t| {
-                    let pos = t.parse::<EnginePosition>().map_err(|e| Err(format!("position `{t}`: {e}")))?;
-                    pos.validate_in(&rules).map_err(|e| Err(format!("position `{t}`: {e}")))?;
+                    let pos = EnginePosition::parse(t, rules).map_err(|e| Err(format!("position `{t}`: {e}")))?;
                     probe(&pos).map_err(Ok)
                 })
                 .collect::<Result<Vec<_>, Result<ProbeError, String>>>()

@@ -156,7 +156,7 @@ fn choose(kind: PlayerKind, tb: &Tablebase, rules: &Rules, pos: &Position, rng: 
             Some(top[pick(top.len(), rng)].mv)
         }
         PlayerKind::Random => {
-            let moves = pos.legal_moves_in(rules);
+            let moves = pos.legal_moves();
             (!moves.is_empty()).then(|| moves[pick(moves.len(), rng)])
         }
         PlayerKind::AlphaBeta { nodes } => alphabeta::best_move(rules, pos, nodes, rng),
@@ -176,7 +176,7 @@ pub fn play_game(tb: &Tablebase, opts: &MatchOptions, game: u64) -> Result<GameR
     let rules = *tb.rules();
     let mut rng = Rng::for_game(opts.seed, game);
     let (wk, bk) = opts.start;
-    let mut pos = Position { white: 0, black: 0, white_hand: wk, black_hand: bk, to_move: Color::White, board: rules.board };
+    let mut pos = Position::new(rules, 0, 0, wk, bk, Color::White)?;
     let mut seen: HashMap<Position, u8> = HashMap::new();
     let mut quiet = 0u32;
     for ply in 0..opts.max_plies {
@@ -191,7 +191,7 @@ pub fn play_game(tb: &Tablebase, opts: &MatchOptions, game: u64) -> Result<GameR
             let full = rules.game().full_board_draw && (pos.white | pos.black).count_ones() as usize == rules.board.points() as usize;
             return Ok(GameRecord { outcome: if full { Outcome::Draw } else { lost(pos.to_move) }, plies: ply });
         };
-        let next = pos.play_in(&rules, &mv).expect("players choose legal moves");
+        let next = pos.play(&mv).expect("players choose legal moves");
         quiet = if mv.from == NONE || mv.capture != NONE { 0 } else { quiet + 1 };
         pos = next;
         if quiet >= opts.quiet_plies {

@@ -1,7 +1,7 @@
 //! `morris compact`: a smaller table set that leaves out the tables a one-ply search
 //! over the others gives exactly (see `morris::compact`).
 
-use morris::compact::omissible_in;
+use morris::compact::omissible;
 use morris::rules::Rules;
 use morris::Sector;
 use std::collections::BTreeMap;
@@ -30,7 +30,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     }
     let weights: BTreeMap<Sector, u64> =
         tables.iter().map(|(s, t)| (*s, if args.wdl { t.plane_bytes().0 } else { t.file_size() })).collect();
-    let omitted = omissible_in(&weights, rules.game());
+    let omitted = omissible(&weights, rules.game());
     if args.dry_run {
         for s in &omitted {
             out!("{s}");

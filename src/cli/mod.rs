@@ -124,6 +124,31 @@ pub fn default_db(rules: &morris::Rules) -> std::path::PathBuf {
     }
 }
 
+/// The rule set of this run, for the advice on errors ([`advice`]), which names
+/// commands under these rules.
+static RULES: std::sync::OnceLock<morris::Rules> = std::sync::OnceLock::new();
+
+/// The `morris solve` command that writes the table of `sector` under `rules`: the
+/// movement subspaces' `--max-stones`, else `--all` when the rules' own game reaches
+/// the sector, else the smallest start that does. Computed only when an error is
+/// reported, so walking the sector graph costs nothing on any other path.
+pub fn solve_hint(rules: &morris::Rules, sector: morris::Sector) -> String {
+    use morris::Sector;
+    let flag = if *rules == morris::Rules::STANDARD { String::new() } else { format!("--rules {rules} ") };
+    let game = rules.game();
+    match sector.subspace() {
+        Some(sub) => format!("morris solve {flag}--max-stones {}", sub.total()),
+        None if Sector::start(rules.stones, rules.stones).is_some_and(|st| Sector::reachable(st, game).contains(&sector)) => format!("morris solve {flag}--all"),
+        None => {
+            let starts = (3..=rules.stones).flat_map(|w| (3..=rules.stones).map(move |b| (w, b)));
+            match starts.filter(|&(w, b)| Sector::start(w, b).is_some_and(|st| Sector::reachable(st, game).contains(&sector))).min_by_key(|&(w, b)| (w + b, w)) {
+                Some((w, b)) => format!("morris solve {flag}--start {w}-{b}"),
+                None => format!("morris solve {flag}--start WK-BK (no start reaches this sector)"),
+            }
+        }
+    }
+}
+
 pub fn run() -> anyhow::Result<ExitCode> {
     use clap::{CommandFactory, FromArgMatches};
     let matches = Cli::command().get_matches();
@@ -136,6 +161,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
         *cli.command.db() = default_db(&cli.rules);
     }
     let rules = cli.rules;
+    let _ = RULES.set(rules);
     if let Some(n) = cli.threads {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let most = (16 * cores).max(64);
@@ -173,7 +199,12 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
             _ => None,
         })?;
         Some(match table {
-            TableError::Missing { hint, .. } => format!("generate it with `{hint}`"),
+            TableError::Missing { path, sector } if path.extension().is_some_and(|e| e == "mtc") => {
+                let rules = RULES.get().copied().unwrap_or(morris::Rules::STANDARD);
+                let flag = if rules == morris::Rules::STANDARD { String::new() } else { format!("--rules {rules} ") };
+                format!("generate the draw classes with `morris solve {flag}--start WK-BK --ultra` for a start whose game reaches {sector}")
+            }
+            TableError::Missing { sector, .. } => format!("generate it with `{}`", solve_hint(RULES.get().unwrap_or(&morris::Rules::STANDARD), *sector)),
             TableError::ResultsOnly { .. } => "probe it with `--wdl`, or use the full tables".to_string(),
             TableError::WrongRules { found, .. } => format!("use a directory of tables made under these rules, or read this one with `--rules {found}`"),
             TableError::Version { .. } | TableError::Corrupt { .. } | TableError::Truncated { .. } => {

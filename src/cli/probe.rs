@@ -147,13 +147,13 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         return run_lines(&tb, &searcher, &args);
     }
     let parsed = match (&args.position, &args.white, &args.black) {
-        (Some(text), _, _) => text.parse::<Position>().map_err(anyhow::Error::from),
+        (Some(text), _, _) => Position::parse(text, *rules).map_err(anyhow::Error::from),
         (None, w, b) if w.is_some() || b.is_some() => {
             let turn = match args.turn.expect("clap requires --turn") {
                 Side::White => Color::White,
                 Side::Black => Color::Black,
             };
-            Position::from_lists_on(rules.board, w.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""), turn, 0, 0).map_err(anyhow::Error::from)
+            Position::from_lists(*rules, w.as_deref().unwrap_or(""), b.as_deref().unwrap_or(""), turn, 0, 0).map_err(anyhow::Error::from)
         }
         _ => anyhow::bail!("give a POSITION (e.g. '.WW....B.B....B........W b'), `-` for standard input, or --white/--black/--turn"),
     };
@@ -248,7 +248,7 @@ fn run_lines(tb: &Tablebase, searcher: &Searcher, args: &Args) -> anyhow::Result
         if text.is_empty() {
             continue;
         }
-        let result = text.parse::<Position>().map_err(anyhow::Error::from).and_then(|pos| {
+        let result = Position::parse(text, *tb.rules()).map_err(anyhow::Error::from).and_then(|pos| {
             if args.wdl {
                 wdl_json(tb, &pos, args.moves).map(|j| if args.json { j.to_string() } else { format!("{pos}: {}", j["result"].as_str().unwrap_or("?")) })
             } else if args.json {

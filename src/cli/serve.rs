@@ -8,7 +8,6 @@
 //! in the background and warms the transposition table for the next request).
 
 use morris::probe::ultra::{class_words, DrawClass, UltraValue};
-use morris::probe::sector_of_in;
 use morris::table::{table_path, TableError};
 use morris::{Move, Position, ProbeError, SearchOptions, Searcher, Sector, Tablebase, Value};
 use axum::extract::{Query, State};
@@ -214,9 +213,9 @@ type Params = Result<Query<HashMap<String, String>>, axum::extract::rejection::Q
 fn parse_position(app: &App, q: Params) -> Result<Position, ApiError> {
     let Query(q) = q.map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))?;
     let text = q.get("position").ok_or_else(|| ApiError(StatusCode::BAD_REQUEST, "missing query parameter `position`".into()))?;
-    let pos: Position = text.parse().map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
+    let pos = Position::parse(text, *app.tb.rules()).map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
     // Reject illegal positions (too many stones, a finished game) before any work.
-    sector_of_in(app.tb.rules(), &pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
+    app.tb.sector_of(&pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(pos)
 }
 
@@ -258,13 +257,13 @@ fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
     if pos.is_movement() || app.tb.rules().lasker {
         return Ok(false);
     }
-    let Some(sector) = sector_of_in(app.tb.rules(), pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))? else { return Ok(false) };
+    let Some(sector) = app.tb.sector_of(pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))? else { return Ok(false) };
     if app.tb.readable(sector) {
         return Ok(false);
     }
     let hand = pos.white_hand + pos.black_hand;
     if hand > app.max_search_hand {
-        let missing = TableError::Missing { path: table_path("".as_ref(), sector), sector, hint: morris::table::solve_hint(sector) };
+        let missing = TableError::Missing { path: table_path("".as_ref(), sector), sector };
         return Err(ApiError(
             StatusCode::NOT_FOUND,
             format!("{missing}; without it this server searches only from at most {} stones in hand, and this position has {hand}", app.max_search_hand),
@@ -342,7 +341,7 @@ fn class_json(app: &App, class: i16, depth: Option<u16>) -> JsonValue {
 
 fn step_json(mv: Move, pos: &Position, v: Value) -> JsonValue {
     let (r, p) = value_fields(v);
-    json!({ "move": mv.notation(pos.board), "position": pos.to_string(), "result": r, "plies": p })
+    json!({ "move": mv.notation(pos.board()), "position": pos.to_string(), "result": r, "plies": p })
 }
 
 async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>, ApiError> {
@@ -377,7 +376,7 @@ fn complete_starts(app: &App) -> Vec<(u8, u8)> {
     (3..=most)
         .flat_map(|w| (3..=most).map(move |b| (w, b)))
         .filter(|&(w, b)| {
-            Sector::start(w, b).is_some_and(|st| Sector::reachable_in(st, game).into_iter().all(|x| app.tb.readable(x)))
+            Sector::start(w, b).is_some_and(|st| Sector::reachable(st, game).into_iter().all(|x| app.tb.readable(x)))
         })
         .collect()
 }

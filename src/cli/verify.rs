@@ -3,7 +3,7 @@
 use super::progress::Bars;
 use morris::probe::Tablebase;
 use morris::table::table_path;
-use morris::verify::{needs_in, verify_sectors};
+use morris::verify::{needs, verify_sectors};
 use morris::{Sector, Unit};
 use std::path::PathBuf;
 use morris::Rules;
@@ -43,7 +43,7 @@ fn sectors_of_starts(rules: &Rules, starts: &[(u8, u8)], all: bool) -> anyhow::R
     let mut set = std::collections::BTreeSet::new();
     for &(wk, bk) in starts {
         let root = Sector::start(wk, bk).ok_or_else(|| anyhow::anyhow!("no start {wk}-{bk}"))?;
-        set.extend(Sector::reachable_in(root, game));
+        set.extend(Sector::reachable(root, game));
     }
     let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones)
         .into_iter()
@@ -51,7 +51,7 @@ fn sectors_of_starts(rules: &Rules, starts: &[(u8, u8)], all: bool) -> anyhow::R
         .map(Sector::from)
         .filter(|s| all || set.contains(s))
         .collect();
-    out.extend(Sector::solve_units_in(&set, game).map_err(|e| anyhow::anyhow!(e))?.into_iter().flatten());
+    out.extend(Sector::solve_units(&set, game).map_err(|e| anyhow::anyhow!(e))?.into_iter().flatten());
     Ok(out)
 }
 
@@ -106,7 +106,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     // A table whose successors' tables are not all here (a compact set leaves some
     // out) can only have its blocks checked, not its values against its successors.
     let (subs, blocks_only): (Vec<Sector>, Vec<Sector>) =
-        subs.into_iter().partition(|s| needs_in(*s, rules.game()).iter().all(|n| table_path(&args.db, *n).exists()));
+        subs.into_iter().partition(|s| needs(*s, rules.game()).iter().all(|n| table_path(&args.db, *n).exists()));
     for s in &blocks_only {
         tb.table(*s)?.check()?;
     }

@@ -53,16 +53,10 @@ struct Target<'a> {
     deep: Option<&'a Deep>,
 }
 
-/// Solves a sector with stones in hand (at least one side's hand not empty) under the
-/// standard rules.
-pub fn solve_sector(sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<u8> {
-    solve_sector_in(Game::standard(), sector, tables, progress).expect("the standard game's values fit the encoding (deepest 204 plies)")
-}
-
 /// Solves a sector with stones in hand under `game`'s rules (not `lasker`, whose
-/// sectors with stones in hand have cycles). `tables` holds `sector.children_in(game)`.
+/// sectors with stones in hand have cycles). `tables` holds `sector.children(game)`.
 /// Fails if a value is deeper than the encoding holds.
-pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<u8>, TooDeep> {
+pub fn solve_sector(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<u8>, TooDeep> {
     let (values, deep) = solve_sector_deep(game, sector, tables, progress);
     match deep.entries().iter().map(|e| e.1).min() {
         None => Ok(values),
@@ -70,7 +64,7 @@ pub fn solve_sector_in(game: &Game, sector: Sector, tables: &dyn SectorTables, p
     }
 }
 
-/// [`solve_sector_in`], with the values deeper than a byte holds kept exactly: their
+/// [`solve_sector`], with the values deeper than a byte holds kept exactly: their
 /// bytes are [`DEEP_WIN`](crate::value::DEEP_WIN) or
 /// [`DEEP_LOSS`](crate::value::DEEP_LOSS), their depths in the [`Deep`] list.
 pub fn solve_sector_deep(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> (Vec<u8>, Deep) {

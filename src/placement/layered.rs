@@ -119,14 +119,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
                 for_each_ply_move(game, ply, m, o, |mv, cm, co| {
                     let v = child_value(co, cm).parent();
                     let (w, b) = join(next, co, cm);
-                    let pos = Position {
-                        white: w,
-                        black: b,
-                        white_hand: next.white_hand,
-                        black_hand: next.black_hand,
-                        to_move: next.to_move,
-                        board: root.board,
-                    };
+                    let pos = Position::unchecked(root.rules(), w, b, next.white_hand, next.black_hand, next.to_move);
                     root_moves.push(MoveInfo { mv, child: pos, value: v });
                 });
             }

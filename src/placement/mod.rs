@@ -102,14 +102,8 @@ impl MovementTables {
         (deep(1).max(crate::value::MAX_WIN), deep(0).max(crate::value::MAX_LOSS))
     }
 
-    /// Tables of the standard game already in memory (for example straight from the
-    /// solver).
-    pub fn from_map(map: HashMap<Subspace, Vec<u8>>) -> MovementTables {
-        MovementTables::from_map_in(Game::standard(), map)
-    }
-
     /// [`MovementTables::from_map`] for the tables of `game`'s rules.
-    pub fn from_map_in(game: &'static Game, map: HashMap<Subspace, Vec<u8>>) -> MovementTables {
+    pub fn from_map(game: &'static Game, map: HashMap<Subspace, Vec<u8>>) -> MovementTables {
         let t = MovementTables::empty(game);
         for (sub, values) in map {
             let _ = t.wld[sub.s as usize][sub.o as usize].set(Arc::new(pack_wld(&values)));
@@ -378,7 +372,7 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
     let mut moves = Vec::new();
     if m.count_ones() >= 3 {
         for_each_move(tables.game, m, o, |mv, cm, co| {
-            let child = Position { board: root.board, ..Position::movement(root.to_move.other(), cm, co) };
+            let child = Position::movement(root.rules(), root.to_move.other(), cm, co);
             moves.push(MoveInfo { mv, child, value: tables.value(cm, co).parent() })
         });
     }
@@ -412,7 +406,7 @@ mod tests {
 /// removals. `mover_hand` and `opp_hand` are the stones in hand before the move. For
 /// tests that compare move generation with an independent implementation; the solvers
 /// use the same generator through `for_each_ply_move`.
-pub fn children_in(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Vec<(Bits, Bits, u8, u8)> {
+pub fn children(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Vec<(Bits, Bits, u8, u8)> {
     let ply = Ply { white_hand: mover_hand, black_hand: opp_hand, to_move: Color::White };
     let mut out = Vec::new();
     for_each_ply_move(game, ply, mover, opp, |mv, after, opp_after| {

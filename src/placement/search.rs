@@ -441,7 +441,7 @@ pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dy
         let k = key(game, next, opp_after, after);
         let g = scores[scores.binary_search_by_key(&k, |s| s.0).unwrap()].1;
         let (w, b) = next.colours(opp_after, after);
-        let pos = Position { white: w, black: b, white_hand: next.white_hand, black_hand: next.black_hand, to_move: next.to_move, board: root.board };
+        let pos = Position::unchecked(root.rules(), w, b, next.white_hand, next.black_hand, next.to_move);
         out.push(MoveInfo { mv, child: pos, value: from_goodness(g).parent() });
     }
     sort_moves(&mut out);

@@ -8,7 +8,7 @@
 
 use super::{MovementTables, Solution, Tt, Values};
 use crate::position::Position;
-use crate::probe::{sector_of_in, ProbeError, Tablebase};
+use crate::probe::{ProbeError, Tablebase};
 use crate::solver::Progress;
 use crate::subspace::Subspace;
 use crate::table::TableError;
@@ -78,7 +78,7 @@ impl Kept {
 /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
 /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
-/// let start: Position = "........................ w 3 3".parse()?;
+/// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
 /// assert!(tb.probe(&start).is_err(), "a lookup never searches");
 /// let searcher = Searcher::new(&tb, SearchOptions { tt_bytes: 1 << 24, keep_bytes: 1 << 26 });
 /// assert_eq!(searcher.solve(&start, &morris::solver::NoProgress)?.value, Value::Win(23));
@@ -110,7 +110,7 @@ impl Searcher {
         if self.tb.rules().lasker {
             return Err(ProbeError::SearchRules(*self.tb.rules()));
         }
-        sector_of_in(self.tb.rules(), pos)?;
+        self.tb.sector_of(pos)?;
         let tables = self.movement_tables(pos)?;
         let (generation, tt) = {
             let mut g = self.tt.lock().unwrap();

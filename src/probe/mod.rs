@@ -104,7 +104,7 @@ pub struct LineStep {
 /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
 ///
-/// let start: Position = "........................ w 3 3".parse()?;
+/// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
 /// assert_eq!(tb.probe(&start)?, Value::Win(23), "the first player wins the 3-stone game");
 /// assert_eq!(tb.probe_wdl(&start)?, Wdl::Win);
 ///
@@ -113,7 +113,7 @@ pub struct LineStep {
 /// assert_eq!(tb.probe(&best.child)?, Value::Loss(22), "now for Black, to move");
 ///
 /// // One table serves every thread.
-/// let pos: Position = ".WW....B.B....B........W b".parse()?;
+/// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
 /// std::thread::scope(|s| {
 ///     let handle = s.spawn(|| tb.probe(&pos).unwrap());
 ///     assert_eq!(handle.join().unwrap(), Value::Loss(26));
@@ -143,12 +143,7 @@ fn sector_slot(x: Sector) -> usize {
 /// to move has fewer than 3 stones left (it has lost). Fails on an invalid position and
 /// on one where the opponent has fewer than 3 stones (no move could lead there).
 pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
-    sector_of_in(&Rules::STANDARD, pos)
-}
-
-/// [`sector_of`] under `rules`, which bound the stones a side may have.
-pub fn sector_of_in(rules: &Rules, pos: &Position) -> Result<Option<Sector>, ProbeError> {
-    pos.validate_in(rules)?;
+    pos.validate()?;
     let (m, o) = (pos.mover().count_ones() as u8, pos.opponent().count_ones() as u8);
     let (mh, oh) = if pos.to_move == Color::White { (pos.white_hand, pos.black_hand) } else { (pos.black_hand, pos.white_hand) };
     // The side that just moved still has 3 stones: the game ends as soon as one side
@@ -164,8 +159,8 @@ pub fn sector_of_in(rules: &Rules, pos: &Position) -> Result<Option<Sector>, Pro
 
 /// Every legal move with the position it leads to, and whether it captures the
 /// opponent down to two stones (a win at once, with no table to read).
-fn children(rules: &Rules, pos: &Position) -> Vec<(crate::movegen::Move, Position, bool)> {
-    pos.children_in(rules).into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && matches!(sector_of_in(rules, &child), Ok(None)))).collect()
+fn children(pos: &Position) -> Vec<(crate::movegen::Move, Position, bool)> {
+    pos.children().into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && matches!(sector_of(&child), Ok(None)))).collect()
 }
 
 impl Tablebase {
@@ -181,7 +176,7 @@ impl Tablebase {
     ///
     /// # let dir = tempfile::tempdir()?;
     /// let tb = Tablebase::open(dir.path())?; // an empty directory opens
-    /// let pos: Position = "WWWW.....B.B....B....... b".parse()?;
+    /// let pos = Position::parse("WWWW.....B.B....B....... b", morris::Rules::STANDARD)?;
     /// match tb.probe(&pos) {
     ///     Err(ProbeError::Table(TableError::Missing { sector, .. })) => assert_eq!(sector.to_string(), "3-4"),
     ///     other => panic!("{other:?}"),
@@ -224,12 +219,22 @@ impl Tablebase {
         &self.0.rules
     }
 
+    /// The sector of `pos` ([`sector_of`]), once `pos` is known to be a position of
+    /// these tables' rules: a position of other rules is refused, naming both, since
+    /// its value under these rules would look right and be wrong.
+    pub fn sector_of(&self, pos: &Position) -> Result<Option<Sector>, ProbeError> {
+        if pos.rules() != self.0.rules {
+            return Err(ProbeError::Invalid(PositionError::OtherRules(pos.rules().to_string(), self.0.rules.to_string())));
+        }
+        sector_of(pos)
+    }
+
     /// Whether probes of `sector`'s positions read tables only: its table is in the
     /// directory, or, in a compact set (see [`compact`](crate::compact)), the tables of
     /// every sector its moves lead into are.
     pub fn readable(&self, sector: Sector) -> bool {
         let here = |x: Sector| table_path(self.dir(), x).exists();
-        here(sector) || sector.children().into_iter().all(here)
+        here(sector) || sector.children(self.rules().game()).into_iter().all(here)
     }
 
     /// The table of `sub`, opened (header and index checked) on first use and kept
@@ -278,7 +283,7 @@ impl Tablebase {
     /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
-    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
     /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Loss);
     /// // Results of every move, for the side that plays it: all lose.
     /// let moves = tb.probe_moves_wdl(&pos)?;
@@ -286,7 +291,7 @@ impl Tablebase {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(Wdl::Loss) };
+        let Some(sector) = self.sector_of(pos)? else { return Ok(Wdl::Loss) };
         match self.lookup_wdl(sector, pos) {
             // A compact set (see `compact`) leaves the table out: one ply gives it.
             Err(missing @ TableError::Missing { .. }) => match self.derive_wdl(pos) {
@@ -338,8 +343,8 @@ impl Tablebase {
     /// each of which must be present: a win if a move wins, a loss if every move loses.
     fn derive_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
         let mut best = Wdl::Loss;
-        for (_, child, wins) in children(self.rules(), pos) {
-            let w = match (wins, sector_of_in(self.rules(), &child)) {
+        for (_, child, wins) in children(pos) {
+            let w = match (wins, self.sector_of(&child)) {
                 (true, _) => Wdl::Win,
                 (false, Ok(Some(cs))) => self.lookup_wdl(cs, &child)?.parent(),
                 (false, _) => unreachable!("a move without capture leaves both sides in the game"),
@@ -355,13 +360,13 @@ impl Tablebase {
     /// `probe_wdl` of the movement position `(mover, opp)`: the side to move's stones
     /// and the opponent's, as bitboards (colour plays no part in the movement phase).
     pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
-        self.probe_wdl(&Position::movement(Color::White, mover, opp).on(self.rules().board))
+        self.probe_wdl(&Position::movement(*self.rules(), Color::White, mover, opp))
     }
 
     /// The value of a movement-phase position `(mover, opp)` for the side to move: the
     /// bitboards of its stones and of the opponent's.
     pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
-        self.probe(&Position::movement(Color::White, mover, opp).on(self.rules().board))
+        self.probe(&Position::movement(*self.rules(), Color::White, mover, opp))
     }
 
     /// The value of a position for the side to move, read from its sector's table: one
@@ -381,22 +386,22 @@ impl Tablebase {
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// // A movement position: Black, to move, has three stones to White's three.
-    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
     /// assert_eq!(tb.probe(&pos)?, Value::Loss(26));
     /// // A placement position, one stone in each hand: d6 closes d7-d6-d5 and takes
     /// // Black's third stone.
-    /// let pos: Position = "BW.....W.......B........ w 1 1".parse()?;
+    /// let pos = Position::parse("BW.....W.......B........ w 1 1", morris::Rules::STANDARD)?;
     /// assert_eq!(tb.probe(&pos)?, Value::Win(1));
     /// // White, down to two stones, has lost. With Black to move the same board cannot
     /// // arise: the game ended when Black took White's third stone.
-    /// let lost: Position = "WW.....B.B....B......... w".parse()?;
+    /// let lost = Position::parse("WW.....B.B....B......... w", morris::Rules::STANDARD)?;
     /// assert_eq!(tb.probe(&lost)?, Value::Loss(0));
-    /// let over: Position = "WW.....B.B....B......... b".parse()?;
+    /// let over = Position::parse("WW.....B.B....B......... b", morris::Rules::STANDARD)?;
     /// assert!(tb.probe(&over).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(Value::Loss(0)) };
+        let Some(sector) = self.sector_of(pos)? else { return Ok(Value::Loss(0)) };
         // One choice of code path a probe: the index computation lands in the copy
         // with popcnt (see `cpu`).
         match crate::cpu::fast!(self.lookup(sector, pos)) {
@@ -424,8 +429,8 @@ impl Tablebase {
     /// values one ply up, each child read from its own table, which must be present.
     fn derive(&self, pos: &Position) -> Result<Value, TableError> {
         let mut best: Option<Value> = None;
-        for (_, child, wins) in children(self.rules(), pos) {
-            let v = match (wins, sector_of_in(self.rules(), &child)) {
+        for (_, child, wins) in children(pos) {
+            let v = match (wins, self.sector_of(&child)) {
                 (true, _) => Value::Win(1),
                 (false, Ok(Some(cs))) => self.lookup(cs, &child)?.parent(),
                 (false, _) => unreachable!("a move without capture leaves both sides in the game"),
@@ -448,7 +453,7 @@ impl Tablebase {
     /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
-    /// let pos: Position = ".WW....B.B....B........W b".parse()?;
+    /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
     /// let best = tb.best_move(&pos)?.expect("Black has moves");
     /// assert_eq!((best.mv.to_string(), best.value), ("d5-a7".to_string(), Value::Loss(26)));
     /// // Every move, best first:
@@ -486,7 +491,7 @@ impl Tablebase {
     /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
-    /// let start: Position = "........................ w 3 3".parse()?;
+    /// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
     /// let line = tb.mainline(&start)?;
     /// assert_eq!(line.len(), 23);
     /// assert_eq!((line[0].mv.to_string(), line[0].position.to_string()), ("d7".to_string(), ".W...................... b 2 3".to_string()));
@@ -504,11 +509,11 @@ impl Tablebase {
     /// Every legal move with the position it leads to and its value for the side that
     /// plays it, best first (see [`Tablebase::best_move`]); empty when the game is over.
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<MoveInfo>, ProbeError> {
-        if sector_of_in(self.rules(), pos)?.is_none() {
+        if self.sector_of(pos)?.is_none() {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
-        for (mv, child, wins) in children(self.rules(), pos) {
+        for (mv, child, wins) in children(pos) {
             let value = if wins { Value::Win(1) } else { self.probe(&child)?.parent() };
             out.push(MoveInfo { mv, child, value });
         }
@@ -519,11 +524,11 @@ impl Tablebase {
     /// Like `probe_moves`, results only: reads only WLD planes, so it also works on
     /// tables whose depths were stripped. Wins first, then draws, then losses.
     pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<MoveInfo<Wdl>>, ProbeError> {
-        if sector_of_in(self.rules(), pos)?.is_none() {
+        if self.sector_of(pos)?.is_none() {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
-        for (mv, child, wins) in children(self.rules(), pos) {
+        for (mv, child, wins) in children(pos) {
             let value = if wins { Wdl::Win } else { self.probe_wdl(&child)?.parent() };
             out.push(MoveInfo { mv, child, value });
         }

@@ -2,7 +2,7 @@
 //! moves ordered by it (`docs/ultra.md`). The strong probe is untouched: these read
 //! the class files (`.mtc`) beside the tables and the directory's sector values.
 
-use super::{children, sector_of_in, ProbeError, Tablebase};
+use super::{children, ProbeError, Tablebase};
 use crate::position::Position;
 use crate::sector::Sector;
 use crate::table::TableError;
@@ -126,10 +126,10 @@ impl Tablebase {
     pub fn probe_class(&self, pos: &Position) -> Result<Option<DrawClass>, ProbeError> {
         let Some(mut c) = self.stored_class(pos)? else { return Ok(None) };
         if c.class > c.rank {
-            let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(None) };
-            let stays_into = sector.cyclic_in(self.rules().game()).then(|| sector.after_slide());
+            let Some(sector) = self.sector_of(pos)? else { return Ok(None) };
+            let stays_into = sector.cyclic(self.rules().game()).then(|| sector.after_slide());
             let mut fast = u16::MAX;
-            for (mv, child, _) in children(self.rules(), pos) {
+            for (mv, child, _) in children(pos) {
                 let Some(k) = self.stored_class(&child)? else { continue };
                 if -k.class != c.class {
                     continue;
@@ -148,13 +148,13 @@ impl Tablebase {
     /// Whether `mv`, to `child`, is a slide without capture into `stays_into` (the
     /// other sector of a cyclic unit, or the same): a move that keeps play in the unit.
     fn stays(&self, stays_into: Option<Sector>, mv: &crate::movegen::Move, child: &Position) -> bool {
-        mv.capture == crate::movegen::NONE && mv.from != crate::movegen::NONE && stays_into.is_some_and(|x| sector_of_in(self.rules(), child).ok().flatten() == Some(x))
+        mv.capture == crate::movegen::NONE && mv.from != crate::movegen::NONE && stays_into.is_some_and(|x| self.sector_of(child).ok().flatten() == Some(x))
     }
 
     /// The class of a drawn position as its class file stores it (favoured draws
     /// without their depth).
     fn stored_class(&self, pos: &Position) -> Result<Option<DrawClass>, ProbeError> {
-        let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(None) };
+        let Some(sector) = self.sector_of(pos)? else { return Ok(None) };
         let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
         let strong = self.table(sector)?;
         let bs = strong.header.block_size as u64;
@@ -189,12 +189,12 @@ impl Tablebase {
     /// first: the ultra-strong player's choice is the first, and moves of equal value
     /// keep the strong order among them.
     pub fn probe_moves_ultra(&self, pos: &Position) -> Result<Vec<MoveInfo<UltraValue>>, ProbeError> {
-        let Some(sector) = sector_of_in(self.rules(), pos)? else { return Ok(Vec::new()) };
+        let Some(sector) = self.sector_of(pos)? else { return Ok(Vec::new()) };
         let rank = self.sector_values()?.get(sector).unwrap_or(0) as i16;
         let game = self.rules().game();
-        let stays_into = sector.cyclic_in(game).then(|| sector.after_slide());
+        let stays_into = sector.cyclic(game).then(|| sector.after_slide());
         let mut out = Vec::new();
-        for (mv, child, wins) in children(self.rules(), pos) {
+        for (mv, child, wins) in children(pos) {
             let value = if wins {
                 UltraValue::Win(1)
             } else {

@@ -99,10 +99,8 @@ pub enum TableError {
     Missing {
         /// The file looked for.
         path: PathBuf,
-        /// The sector whose table it is.
+        /// The sector whose table it is: front ends say which command writes it.
         sector: Sector,
-        /// The `morris solve` command that writes it ([`solve_hint`]), for front ends.
-        hint: String,
     },
     /// The path exists but is not a regular file (a directory, a FIFO, a device).
     #[error("{} is not a regular file", path.display())]
@@ -212,25 +210,6 @@ pub fn one_rule_set(dir: &Path, rules: &Rules) -> Result<(), TableError> {
 /// The file name of a sector's table inside a database directory.
 pub fn table_path(dir: &Path, sector: impl Into<Sector>) -> PathBuf {
     dir.join(format!("{}.mtb", sector.into()))
-}
-
-/// The `morris solve` command that writes the table of `sector`.
-pub fn solve_hint(sector: Sector) -> String {
-    match sector.subspace() {
-        Some(sub) => format!("morris solve --max-stones {}", sub.total()),
-        None if Sector::reachable(Sector::start(9, 9).expect("9-9 start")).contains(&sector) => "morris solve --all".to_string(),
-        None => {
-            // The smallest generalised start whose game reaches the sector.
-            let starts = (3..=9u8).flat_map(|w| (3..=9u8).map(move |b| (w, b)));
-            match starts
-                .filter(|&(w, b)| Sector::start(w, b).is_some_and(|st| Sector::reachable(st).contains(&sector)))
-                .min_by_key(|&(w, b)| (w + b, w))
-            {
-                Some((w, b)) => format!("morris solve --start {w}-{b}"),
-                None => "morris solve --start WK-BK (no start reaches this sector)".to_string(),
-            }
-        }
-    }
 }
 
 /// A hash of the positions the index puts at 64 fixed slots (and of its length). A

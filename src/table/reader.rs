@@ -9,7 +9,7 @@
 
 use super::format::{deep_hash, BlockEntry, Header, DEEP_ENTRY, HEADER_LEN};
 use crate::value::{is_deep, Deep, Value};
-use super::{layout_fingerprint, solve_hint, table_path, TableError};
+use super::{layout_fingerprint, table_path, TableError};
 use crate::rules::Rules;
 use crate::sector::Sector;
 use rayon::prelude::*;
@@ -161,7 +161,7 @@ impl TableFile {
         // Checked before opening: opening a FIFO blocks until a writer comes.
         match fs::metadata(path) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(TableError::Missing { path: path.to_owned(), sector: expected, hint: solve_hint(expected) })
+                return Err(TableError::Missing { path: path.to_owned(), sector: expected })
             }
             Err(e) => return Err(io(e)),
             Ok(m) if !m.is_file() => return Err(TableError::NotAFile { path: path.to_owned() }),

@@ -55,7 +55,7 @@ fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Secto
     let index = x.index_on(board);
     let own = get(x).expect("the sector's own tables");
     let rank = values.get(x).unwrap_or(0);
-    let stays_into = (x.cyclic_in(game) && x.unit_in(game).contains(&x.after_slide())).then(|| x.after_slide());
+    let stays_into = (x.cyclic(game) && x.unit(game).contains(&x.after_slide())).then(|| x.after_slide());
     let ply = crate::placement::Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     // Children by [placed][removed]; the in-unit child is [0][0] when the unit cycles.
     let table = |c: Option<Sector>| c.and_then(|c| Some((c.index_on(board), get(c)?)));
@@ -169,8 +169,8 @@ pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn cr
     for (pos, &x) in order.iter().enumerate() {
         progress.begin(&format!("classes of {x}"), 0);
         // The unit, and every sector its members' moves lead into.
-        let unit: Vec<Sector> = x.unit_in(game).into_iter().filter(|c| set.contains(c)).collect();
-        let need: BTreeSet<Sector> = unit.iter().flat_map(|&u| std::iter::once(u).chain(u.children_in(game))).filter(|c| set.contains(c)).collect();
+        let unit: Vec<Sector> = x.unit(game).into_iter().filter(|c| set.contains(c)).collect();
+        let need: BTreeSet<Sector> = unit.iter().flat_map(|&u| std::iter::once(u).chain(u.children(game))).filter(|c| set.contains(c)).collect();
         for &c in &need {
             if !mem.contains_key(&c) {
                 let strong = TableFile::open(&table_path(dir, c), c, rules)?;
@@ -192,7 +192,7 @@ pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn cr
         total.checked += out.checked;
         total.mismatches += out.mismatches;
         total.examples.extend(out.examples.into_iter().take(20 - total.examples.len().min(20)));
-        let later: BTreeSet<Sector> = order[pos + 1..].iter().flat_map(|y| std::iter::once(*y).chain(y.children_in(game))).collect();
+        let later: BTreeSet<Sector> = order[pos + 1..].iter().flat_map(|y| std::iter::once(*y).chain(y.children(game))).collect();
         mem.retain(|c, _| later.contains(c));
         filled.retain(|c| mem.contains_key(c));
     }

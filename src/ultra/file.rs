@@ -291,7 +291,7 @@ impl ClassFile {
         let file = match std::fs::File::open(&path) {
             Ok(f) => f,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(TableError::Missing { path, sector, hint: "morris solve --ultra".into() });
+                return Err(TableError::Missing { path, sector });
             }
             Err(e) => return Err(io(&path)(e)),
         };

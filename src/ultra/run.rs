@@ -13,7 +13,7 @@ use std::collections::{BTreeSet, HashMap};
 
 /// Every sector the starts reach by real moves, movement sectors and what their
 /// captures lead to included: the sectors whose counts rank them (`docs/ultra.md`).
-/// The edges are [`reached_children`], not the coarse [`Sector::children_in`], which
+/// The edges are [`reached_children`], not the coarse [`Sector::children`], which
 /// also lists captures no position of the sector can make (a first stone closing a
 /// mill); such a sector would change the ranks of all the others.
 pub fn sectors_of(game: &Game, starts: &[(u8, u8)]) -> BTreeSet<Sector> {
@@ -28,7 +28,7 @@ pub fn sectors_of(game: &Game, starts: &[(u8, u8)]) -> BTreeSet<Sector> {
 }
 
 /// The sectors into which some position of `x` (reached from a start or not) has a
-/// move: the part of [`Sector::children_in`] that real moves reach. A spread sample
+/// move: the part of [`Sector::children`] that real moves reach. A spread sample
 /// of the sector finds the common edges at once; only an edge still missing after it
 /// costs a scan of the whole sector, and those are the small sectors where a mill
 /// cannot close.
@@ -36,7 +36,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
     use crate::placement::{for_each_ply_move, Ply};
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-    let maybe: BTreeSet<Sector> = x.children_in(game).into_iter().collect();
+    let maybe: BTreeSet<Sector> = x.children(game).into_iter().collect();
     let index = x.index_on(game.rules.board);
     let ply = Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     let found = std::sync::Mutex::new(BTreeSet::new());
@@ -89,7 +89,7 @@ pub fn units_of(game: &Game, set: &BTreeSet<Sector>) -> Result<Vec<Vec<Sector>>,
         .map(|u| u.members().into_iter().map(Sector::from).collect::<Vec<_>>())
         .filter(|m| m.iter().any(|x| set.contains(x)))
         .collect();
-    units.extend(Sector::solve_units_in(set, game)?);
+    units.extend(Sector::solve_units(set, game)?);
     Ok(units)
 }
 
@@ -211,7 +211,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
             continue;
         }
         // The unit's strong values, and the strong values and classes of its exits.
-        let exits: BTreeSet<Sector> = unit.iter().flat_map(|x| x.children_in(game)).filter(|c| !unit.contains(c) && set.contains(c)).collect();
+        let exits: BTreeSet<Sector> = unit.iter().flat_map(|x| x.children(game)).filter(|c| !unit.contains(c) && set.contains(c)).collect();
         for &x in unit.iter().chain(&exits) {
             if !mem.values.contains_key(&x) {
                 mem.values.insert(x, strong[&x].read_all()?);
@@ -239,7 +239,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
             mem.classes.insert(*x, Classes { class: c.class, depth: Vec::new() });
         }
         // Keep what later units leave into, nearest use first, within the budget.
-        let next_use = |x: &Sector| units[pos + 1..].iter().position(|u| u.iter().any(|y| !u.contains(x) && y.children_in(game).contains(x)));
+        let next_use = |x: &Sector| units[pos + 1..].iter().position(|u| u.iter().any(|y| !u.contains(x) && y.children(game).contains(x)));
         mem.values.retain(|x, _| next_use(x).is_some());
         mem.classes.retain(|x, _| next_use(x).is_some());
         let mut kept: Vec<(usize, Sector, usize)> = mem.values.iter().map(|(x, v)| (next_use(x).unwrap_or(usize::MAX), *x, 3 * v.len())).collect();
