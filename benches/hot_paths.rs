@@ -5,9 +5,9 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use morris::cpu::fast;
-use morris::index::SubspaceIndex;
-use morris::movegen::{for_each_move, for_each_unmove};
-use morris::solver::{solve_unit, NoProgress};
+use morris::position::index::SubspaceIndex;
+use morris::rules::movegen::{for_each_move, for_each_unmove};
+use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Subspace, Unit};
 use std::collections::HashMap;
 
@@ -50,7 +50,7 @@ fn bench_index(c: &mut Criterion) {
 /// Hardware `pext` against the byte-table version, on masks like the index's (the
 /// points left free by 3..9 stones).
 fn bench_pext(c: &mut Criterion) {
-    use morris::combin::{pext, pext_table};
+    use morris::position::combin::{pext, pext_table};
     let mut x = 0x9E3779B97F4A7C15u64;
     let pairs: Vec<(u32, u32)> = (0..N)
         .map(|_| {
@@ -70,7 +70,7 @@ fn bench_pext(c: &mut Criterion) {
 }
 
 fn bench_moves(c: &mut Criterion) {
-    let game = morris::game::Game::standard();
+    let game = morris::rules::game::Game::standard();
     let mut g = c.benchmark_group("movegen");
     g.throughput(Throughput::Elements(N as u64));
     for name in ["3-5", "7-7"] {
@@ -106,16 +106,16 @@ fn bench_solve(c: &mut Criterion) {
     g.sample_size(10);
     let unit = "3-3".parse::<Subspace>().unwrap().unit();
     g.throughput(Throughput::Elements(SubspaceIndex::new("3-3".parse().unwrap()).len()));
-    g.bench_function("solve 3-3", |b| b.iter(|| solve_unit(morris::game::Game::standard(), unit, &HashMap::new(), &NoProgress).expect("the values fit the encoding")));
+    g.bench_function("solve 3-3", |b| b.iter(|| solve_unit(morris::rules::game::Game::standard(), unit, &HashMap::new(), &NoProgress).expect("the values fit the encoding")));
     let mut deps = HashMap::new();
     for u in Unit::all_in_order().into_iter().filter(|u| u.total() <= 7) {
-        for (s, v) in solve_unit(morris::game::Game::standard(), u, &deps, &NoProgress).expect("the values fit the encoding") {
+        for (s, v) in solve_unit(morris::rules::game::Game::standard(), u, &deps, &NoProgress).expect("the values fit the encoding") {
             deps.insert(s, v);
         }
     }
     let unit44 = "4-4".parse::<Subspace>().unwrap().unit();
     g.throughput(Throughput::Elements(SubspaceIndex::new("4-4".parse().unwrap()).len()));
-    g.bench_function("solve 4-4", |b| b.iter(|| solve_unit(morris::game::Game::standard(), unit44, &deps, &NoProgress).expect("the values fit the encoding")));
+    g.bench_function("solve 4-4", |b| b.iter(|| solve_unit(morris::rules::game::Game::standard(), unit44, &deps, &NoProgress).expect("the values fit the encoding")));
     g.finish();
 }
 

@@ -2,19 +2,19 @@
 //! fresh transposition table per search, so each iteration does the full work.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use morris::placement::{search, MovementTables};
-use morris::solver::{solve_unit, NoProgress};
+use morris::solve::placement::{search, MovementTables};
+use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Color, Position, Unit};
 use std::collections::HashMap;
 
 fn tables(max: u8) -> MovementTables {
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max) {
-        for (sub, values) in solve_unit(morris::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
+        for (sub, values) in solve_unit(morris::rules::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
             solved.insert(sub, values);
         }
     }
-    MovementTables::from_map(morris::game::Game::standard(), solved)
+    MovementTables::from_map(morris::rules::game::Game::standard(), solved)
 }
 
 fn bench_placement(c: &mut Criterion) {
@@ -46,8 +46,8 @@ fn bench_placement(c: &mut Criterion) {
 
 /// Backward induction of one placement sector from its children's tables in memory.
 fn bench_sector(c: &mut Criterion) {
-    use morris::generate::{self, Options};
-    use morris::placement::induction::solve_sector;
+    use morris::solve::generate::{self, Options};
+    use morris::solve::placement::induction::solve_sector;
     use morris::table::{table_path, TableFile};
     use morris::Sector;
     let dir = tempfile::tempdir().unwrap();
@@ -57,12 +57,12 @@ fn bench_sector(c: &mut Criterion) {
     for name in ["4-4-1-1", "4-5-1-0"] {
         let sector: Sector = name.parse().unwrap();
         let children: HashMap<Sector, Vec<u8>> = sector
-            .children(morris::game::Game::standard())
+            .children(morris::rules::game::Game::standard())
             .into_iter()
             .map(|s| (s, TableFile::open(&table_path(dir.path(), s), s, &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap()))
             .collect();
         g.throughput(Throughput::Elements(sector.index().len()));
-        g.bench_function(format!("solve sector {name}"), |b| b.iter(|| solve_sector(morris::game::Game::standard(), sector, &children, &NoProgress).expect("the values fit the encoding").len()));
+        g.bench_function(format!("solve sector {name}"), |b| b.iter(|| solve_sector(morris::rules::game::Game::standard(), sector, &children, &NoProgress).expect("the values fit the encoding").len()));
     }
     g.finish();
 }

@@ -1,10 +1,10 @@
 //! Random probes through the table files (warm page cache, one thread).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use morris::generate::{self, Options};
-use morris::index::SubspaceIndex;
+use morris::solve::generate::{self, Options};
+use morris::position::index::SubspaceIndex;
 use morris::probe::Tablebase;
-use morris::solver::NoProgress;
+use morris::solve::solver::NoProgress;
 use morris::Subspace;
 
 const N: usize = 4096;
@@ -66,7 +66,7 @@ fn bench_placement_probe(c: &mut Criterion) {
     let sectors: Vec<Sector> = match std::env::var("MORRIS_BENCH_START") {
         Ok(start) => {
             let (wk, bk) = start.split_once('-').expect("MORRIS_BENCH_START=WK-BK");
-            Sector::reachable(Sector::start(wk.parse().unwrap(), bk.parse().unwrap()).expect("a start"), morris::game::Game::standard()).into_iter().collect()
+            Sector::reachable(Sector::start(wk.parse().unwrap(), bk.parse().unwrap()).expect("a start"), morris::rules::game::Game::standard()).into_iter().collect()
         }
         Err(_) => std::fs::read_dir(&dir)
             .unwrap()
@@ -106,12 +106,12 @@ fn bench_ultra_probe(c: &mut Criterion) {
     let tmp = tempfile::tempdir().unwrap();
     let rules = morris::Rules::STANDARD;
     generate::run(&Options { dir: tmp.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules }, &NoProgress).unwrap();
-    morris::ultra::run::run_dir(tmp.path(), &rules, &[(4, 4)], None, &NoProgress, &mut |_| {}).unwrap();
+    morris::solve::ultra::run::run_dir(tmp.path(), &rules, &[(4, 4)], None, &NoProgress, &mut |_| {}).unwrap();
     let tb = Tablebase::open(tmp.path()).unwrap();
     // The sectors the start reaches with a draw: those with a class file.
-    let sectors: Vec<Sector> = Sector::reachable(Sector::start(4, 4).unwrap(), morris::game::Game::standard())
+    let sectors: Vec<Sector> = Sector::reachable(Sector::start(4, 4).unwrap(), morris::rules::game::Game::standard())
         .into_iter()
-        .filter(|&s| morris::ultra::file::class_path(tmp.path(), s).exists())
+        .filter(|&s| morris::solve::ultra::file::class_path(tmp.path(), s).exists())
         .collect();
     let mut x = 0x853C49E6748FEA9Bu64;
     let mut positions = Vec::new();

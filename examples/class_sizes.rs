@@ -2,9 +2,9 @@
 //! blocks a zstd frame), against what they take: `cargo run --release --example
 //! class_sizes -- DIR [SECTOR...]` (every class file of DIR by default).
 use morris::table::{table_path, TableFile};
-use morris::ultra::file::{encode_group, ClassFile};
-use morris::ultra::SectorValues;
-use morris::value::DRAW;
+use morris::solve::ultra::file::{encode_group, ClassFile};
+use morris::solve::ultra::SectorValues;
+use morris::position::value::DRAW;
 use rayon::prelude::*;
 
 const GROUPS: [usize; 5] = [1, 4, 8, 16, 32];

@@ -1,4 +1,4 @@
-use morris::index::SubspaceIndex;
+use morris::position::index::SubspaceIndex;
 use morris::table::{table_path, TableFile};
 use morris::Sector;
 fn main() {

@@ -8,7 +8,7 @@
 //! c5 features and previous two. For the depth: d0 the result, d1 result and the
 //! previous depth of that result, d2 result and features, d3 all three.
 
-use morris::geometry::{Bits, ADJ, FULL, MILLS, POINT_MILLS};
+use morris::rules::geometry::{Bits, ADJ, FULL, MILLS, POINT_MILLS};
 use morris::table::{table_path, TableFile};
 use morris::Sector;
 

@@ -23,8 +23,8 @@
 //! // placement sectors of that start, solved in a fraction of a second. The full game
 //! // is `starts: vec![(9, 9)]` with `max_stones: 18`, a much longer job.
 //! # let dir = tempfile::tempdir()?;
-//! let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-//! morris::generate::run(&opts, &morris::solver::NoProgress)?;
+//! let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+//! morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
 //!
 //! // Board in reading order (a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2
 //! // f2 a1 d1 g1), side to move, and the hands (left out once both are empty).
@@ -44,70 +44,43 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-// The engine's modules, one concept each. They are public for the project's own tests,
-// benches and tools, and hidden from the documentation: the API is the block of
+// The engine's layers, from the bottom up; each may use the layers above it in this
+// list, never one below (see docs/design.md). With the `internals` feature (which the
+// command line enables, and the tests and benches use) they are public but hidden from
+// the documentation; without it they are private to the crate. The API is the block of
 // re-exports below, and nothing else is promised to stay.
-#[doc(hidden)]
-pub mod arena;
-#[doc(hidden)]
-pub mod board;
-#[doc(hidden)]
-pub mod combin;
-#[doc(hidden)]
-pub mod compact;
-#[doc(hidden)]
-pub mod cpu;
-#[doc(hidden)]
-pub mod game;
-#[doc(hidden)]
-pub mod generate;
-#[doc(hidden)]
-pub mod geometry;
-#[doc(hidden)]
-pub mod index;
-#[doc(hidden)]
-pub mod movegen;
-#[doc(hidden)]
-pub mod placement;
-#[doc(hidden)]
-pub mod position;
-#[doc(hidden)]
-pub mod probe;
-#[doc(hidden)]
-pub mod rules;
-#[doc(hidden)]
-pub mod sector;
-#[doc(hidden)]
-pub mod solver;
-#[doc(hidden)]
-pub mod subspace;
-#[doc(hidden)]
-pub mod table;
-#[doc(hidden)]
-pub mod symmetry;
-#[doc(hidden)]
-pub mod value;
-#[doc(hidden)]
-pub mod ultra;
-#[doc(hidden)]
-pub mod verify;
+macro_rules! layers {
+    ($($name:ident),* $(,)?) => {$(
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code, unused_imports)]
+        pub(crate) mod $name;
+    )*};
+}
 
-pub use movegen::Move;
-pub use placement::{SearchOptions, Searcher};
+layers!(
+    cpu,      // run-time choice of the fast paths
+    rules,    // rule sets, boards, mills, symmetries, move generation
+    position, // positions, sectors, the index of each sector, values
+    table,    // the table files: format, reader, writer, compact sets
+    solve,    // the solver, the placement phase, the draw classes, the pipeline
+    probe,    // reading values of positions and moves
+    verify,   // the forward verifier
+    arena,    // games between players
+);
+
+pub use position::sector::{CycleError, Sector, SectorParseError};
+pub use position::subspace::{Subspace, SubspaceParseError, Unit};
+pub use position::value::{MoveInfo, Value, Wdl};
 pub use position::{Color, Position, PositionError};
 pub use probe::ultra::{DrawClass, UltraValue};
-pub use probe::{LineStep, ProbeError, Tablebase};
+pub use probe::{LineStep, ProbeError, Tablebase, CACHE_BLOCKS};
+pub use rules::movegen::{Move, MoveParseError};
 pub use rules::{Rules, RulesError};
-pub use sector::Sector;
-pub use subspace::{Subspace, Unit};
-pub use table::TableError;
-pub use value::{MoveInfo, Value, Wdl};
-
-pub use generate::{run as generate, Options as GenerateOptions, Report, Reporter};
-pub use movegen::MoveParseError;
-pub use placement::Solution;
-pub use sector::{CycleError, SectorParseError};
-pub use solver::{NoProgress, Progress, Stats};
-pub use subspace::SubspaceParseError;
-pub use table::{Checked, TableFile};
+pub use solve::generate::{run as generate, Options as GenerateOptions, Report, Reporter};
+pub use solve::placement::{SearchOptions, Searcher, Solution};
+pub use solve::solver::{NoProgress, Progress, Stats};
+pub use table::{Checked, TableError, TableFile};
 pub use verify::{verify, verify_sectors, Mismatch, Outcome};

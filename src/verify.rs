@@ -5,17 +5,18 @@
 //! Placement sectors are checked the same way, across sectors: each position's stored
 //! value must be the best of its children's, read from the children's sector files.
 
-use crate::index::SubspaceIndex;
-use crate::movegen::for_each_move;
+use crate::position::index::SubspaceIndex;
+use crate::rules::movegen::for_each_move;
 use crate::position::{Color, Position};
 use crate::probe::Tablebase;
-use crate::solver::{value_at, Progress};
-use crate::subspace::Subspace;
-use crate::sector::Sector;
-use crate::placement::{for_each_ply_move, Ply};
-use crate::movegen::NONE;
+use crate::position::value::value_at;
+use crate::solve::solver::Progress;
+use crate::position::subspace::Subspace;
+use crate::position::sector::Sector;
+use crate::solve::placement::{for_each_ply_move, Ply};
+use crate::rules::movegen::NONE;
 use crate::table::TableError;
-use crate::value::{Deep, Value};
+use crate::position::value::{Deep, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -53,7 +54,7 @@ pub struct Outcome {
 const KEEP: usize = 100;
 
 /// [`needs`] under `game`'s rules (`take=each` adds the sectors two stones down).
-pub fn needs(sector: Sector, game: &crate::game::Game) -> Vec<Sector> {
+pub fn needs(sector: Sector, game: &crate::rules::game::Game) -> Vec<Sector> {
     match sector.subspace() {
         Some(sub) => {
             let mut v: Vec<Sector> = vec![sector, sub.mirror().into()];
@@ -82,8 +83,8 @@ fn load(tb: &Tablebase, s: Sector, results_only: bool) -> Result<(Vec<u8>, Deep)
     let n = t.header.entries as usize;
     let values = (0..n).map(|i| match (wld[i / 4] >> (2 * (i % 4))) & 3 {
         0 => 0,
-        1 => crate::value::enc_win(1),
-        _ => crate::value::enc_loss(0),
+        1 => crate::position::value::enc_win(1),
+        _ => crate::position::value::enc_loss(0),
     }).collect();
     Ok((values, Deep::default()))
 }
@@ -91,7 +92,7 @@ fn load(tb: &Tablebase, s: Sector, results_only: bool) -> Result<(Vec<u8>, Deep)
 /// Whether `expected` and `stored` disagree: in value, or only in result.
 fn differ(expected: Value, stored: Value, results_only: bool) -> bool {
     if results_only {
-        crate::value::Wdl::from(expected) != crate::value::Wdl::from(stored)
+        crate::position::value::Wdl::from(expected) != crate::position::value::Wdl::from(stored)
     } else {
         expected != stored
     }
@@ -152,12 +153,12 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                             wins_now = true;
                         } else if removed == 0 {
                             let ci = mirror.0.index_with(&prep, cm, co);
-                            crate::placement::prefetch(mirror.1.as_ptr().wrapping_add(ci as usize));
+                            crate::solve::placement::prefetch(mirror.1.as_ptr().wrapping_add(ci as usize));
                             at.push((ci, 0));
                         } else {
                             let (cx, cv, _) = captures[removed - 1].expect("a capture leads to a solved subspace");
                             let ci = cx.index(cm, co);
-                            crate::placement::prefetch(cv.as_ptr().wrapping_add(ci as usize));
+                            crate::solve::placement::prefetch(cv.as_ptr().wrapping_add(ci as usize));
                             at.push((ci, removed));
                         }
                     });
@@ -232,7 +233,7 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
     Ok(out)
 }
 
-fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<Sector, (Vec<u8>, Deep)>, results_only: bool, progress: &dyn Progress) -> Outcome {
+fn verify_placement(game: &crate::rules::game::Game, sector: Sector, loaded: &HashMap<Sector, (Vec<u8>, Deep)>, results_only: bool, progress: &dyn Progress) -> Outcome {
     let idx = sector.index_on(game.rules.board);
     let (values, deep) = (&loaded[&sector].0, &loaded[&sector].1);
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
@@ -278,7 +279,7 @@ fn verify_placement(game: &crate::game::Game, sector: Sector, loaded: &HashMap<S
                         .position(|c| c.0.s == cs && c.0.o == co && c.0.oh == sh_after)
                         .expect("every child is in a child sector");
                     let ci = children[k].1.index_with(if Some(k) == plain { &prep } else { &None }, opp_after, after);
-                    crate::placement::prefetch(children[k].2.as_ptr().wrapping_add(ci as usize));
+                    crate::solve::placement::prefetch(children[k].2.as_ptr().wrapping_add(ci as usize));
                     at.push((k, ci));
                 });
                 let expected = if wins_now {

@@ -2,16 +2,16 @@
 //! players never lose, and the results add up.
 
 use morris::arena::{play_match, wilson, MatchOptions, Outcome, PlayerKind};
-use morris::generate::{self, Options};
+use morris::solve::generate::{self, Options};
 use morris::rules::Rules;
-use morris::solver::NoProgress;
+use morris::solve::solver::NoProgress;
 use morris::Tablebase;
 
 fn tables(start: (u8, u8)) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let rules = Rules::STANDARD;
     generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![start], rules }, &NoProgress).unwrap();
-    morris::ultra::run::run_dir(dir.path(), &rules, &[start], None, &NoProgress, &mut |_| {}).unwrap();
+    morris::solve::ultra::run::run_dir(dir.path(), &rules, &[start], None, &NoProgress, &mut |_| {}).unwrap();
     dir
 }
 

@@ -30,8 +30,8 @@ fn present(dir: &Path) -> Vec<Sector> {
 #[test]
 fn compact_sets_answer_every_probe_as_the_full_set() {
     let full = tempfile::tempdir().unwrap();
-    let opts = morris::generate::Options { dir: full.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4), (3, 4)], rules: morris::Rules::STANDARD };
-    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let opts = morris::solve::generate::Options { dir: full.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4), (3, 4)], rules: morris::Rules::STANDARD };
+    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
     let (compact, results) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let path = |d: &tempfile::TempDir| d.path().to_str().unwrap().to_string();
     for (out, extra) in [(&compact, None), (&results, Some("--wdl"))] {
@@ -51,7 +51,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     let size = |d: &Path, s: &[Sector]| s.iter().map(|x| std::fs::metadata(table_path(d, *x)).unwrap().len()).sum::<u64>();
     assert!(size(compact.path(), &kept) * 10 < size(full.path(), &all) * 7, "the compact set is smaller");
     for x in &left_out {
-        assert!(x.children(morris::game::Game::standard()).iter().all(|c| kept.contains(c)), "{x} leads into a table left out");
+        assert!(x.children(morris::rules::game::Game::standard()).iter().all(|c| kept.contains(c)), "{x} leads into a table left out");
     }
 
     let (tf, tc, tr) = (Tablebase::open(full.path()).unwrap(), Tablebase::open(compact.path()).unwrap(), Tablebase::open(results.path()).unwrap());
@@ -106,17 +106,17 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
 
     // A damaged child table is reported as damaged, never read as a value.
     let gone = left_out.iter().find(|s| !s.is_movement()).copied().unwrap();
-    let child = table_path(compact.path(), gone.children(morris::game::Game::standard())[0]);
+    let child = table_path(compact.path(), gone.children(morris::rules::game::Game::standard())[0]);
     let good = std::fs::read(&child).unwrap();
     let mut bad = good.clone();
     bad[50] ^= 1;
     std::fs::write(&child, &bad).unwrap();
     let err = Tablebase::open(compact.path()).unwrap().probe(&first_position(gone)).unwrap_err().to_string();
-    assert!(err.contains("corrupt") && err.contains(&format!("{}.mtb", gone.children(morris::game::Game::standard())[0])), "{err}");
+    assert!(err.contains("corrupt") && err.contains(&format!("{}.mtb", gone.children(morris::rules::game::Game::standard())[0])), "{err}");
     std::fs::write(&child, &good).unwrap();
 
     // A table left out whose children are missing too is reported as missing, by name.
-    std::fs::remove_file(table_path(compact.path(), gone.children(morris::game::Game::standard())[0])).unwrap();
+    std::fs::remove_file(table_path(compact.path(), gone.children(morris::rules::game::Game::standard())[0])).unwrap();
     let tc = Tablebase::open(compact.path()).unwrap();
     let err = tc.probe(&first_position(gone)).unwrap_err().to_string();
     assert!(err.contains(&format!("{gone}.mtb")) && err.contains("missing"), "{err}");

@@ -21,8 +21,8 @@ fn s(p: &Path) -> &str {
 
 fn solved() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 7, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 7, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
     dir
 }
 
@@ -82,8 +82,8 @@ fn copies_rerun_into_their_own_output_and_clear_stale_temporary_files() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("morris compact"), "{}", text(&o));
     let small = tempfile::tempdir().unwrap();
-    let opts = morris::generate::Options { dir: small.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
-    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let opts = morris::solve::generate::Options { dir: small.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
+    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
     let o = morris(&["compact", "--db", s(small.path()), "--out", s(&dest)]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("other tables"), "{}", text(&o));
@@ -146,7 +146,7 @@ fn verify_checks_what_results_only_and_compact_sets_hold() {
     let mut values = t.read_all().unwrap();
     let idx = sector.index();
     let i = (0..idx.len()).find(|&i| !idx.is_hole(i) && values[i as usize] == 0).unwrap();
-    values[i as usize] = morris::value::enc_win(7);
+    values[i as usize] = morris::position::value::enc_win(7);
     let stats = t.header.stats;
     drop(t);
     let bad = tempfile::tempdir().unwrap();

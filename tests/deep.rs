@@ -3,12 +3,12 @@
 //! These tests write such a table by hand from the real 3-3 table, with some of its
 //! wins and losses made deep, and check what every reader makes of it.
 
-use morris::generate::{self, Options};
+use morris::solve::generate::{self, Options};
 use morris::position::{Color, Position};
-use morris::solver::{NoProgress, Stats};
+use morris::solve::solver::{NoProgress, Stats};
 use morris::table::{table_path, write_table, write_table_deep, TableError, TableFile};
-use morris::value::{Deep, Value, DEEP_LOSS, DEEP_WIN};
-use morris::placement::{layered, MovementTables, SearchOptions, Searcher};
+use morris::position::value::{Deep, Value, DEEP_LOSS, DEEP_WIN};
+use morris::solve::placement::{layered, MovementTables, SearchOptions, Searcher};
 use morris::{Rules, Sector, Subspace, Tablebase};
 use std::fs;
 use std::path::Path;
@@ -231,7 +231,7 @@ fn strict_deep_placement_values_agree_with_the_search() {
         let index = sector.index();
         for &(slot, depth) in t.deep().entries().iter().step_by(t.deep().len().div_ceil(25)) {
             let (mover, opp) = index.unindex(slot);
-            let pos = Position::new(morris::Rules::STANDARD, mover, opp, sector.sh, sector.oh, Color::White).unwrap();
+            let pos = Position::new(rules, mover, opp, sector.sh, sector.oh, Color::White).unwrap();
             let want = if depth % 2 == 1 { Value::Win(depth) } else { Value::Loss(depth) };
             assert_eq!(tb.probe(&pos).unwrap(), want, "{name} slot {slot}");
             assert_eq!(searcher.solve(&pos, &NoProgress).unwrap().value, want, "{name} slot {slot}: the search");

@@ -9,8 +9,8 @@
 
 mod reference_family;
 
-use morris::generate::{self, Options};
-use morris::solver::{solve_unit, NoProgress};
+use morris::solve::generate::{self, Options};
+use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Rules, Sector, Subspace, Unit, Value};
 use std::path::PathBuf;
 use reference_family::{RefRules, RefValue, Solver};
@@ -42,7 +42,7 @@ fn compare(rule_set: &str, pairs: &[(u8, u8)]) {
     let (mut draws, mut checked) = (0u64, 0u64);
     for &(s, o) in pairs {
         let sub = Subspace::new(s, o).unwrap();
-        let idx = morris::index::SubspaceIndex::on(rules.board, sub.s, sub.o);
+        let idx = morris::position::index::SubspaceIndex::on(rules.board, sub.s, sub.o);
         let values = &tables[&sub];
         let sol = reference.solve_movement(s as u32, o as u32);
         let mut n = 0u64;
@@ -117,13 +117,13 @@ fn morabaraba_3_3_has_no_draws() {
     let rules: Rules = "morabaraba".parse().unwrap();
     let tables = engine(&rules, 6);
     let sub = Subspace::new(3, 3).unwrap();
-    let stats = morris::Stats::of(&morris::index::SubspaceIndex::new(sub), &tables[&sub]);
+    let stats = morris::Stats::of(&morris::position::index::SubspaceIndex::new(sub), &tables[&sub]);
     assert_eq!(stats.positions, 169_626, "the orbit count of 3-3");
     assert_eq!(stats.draws, 0, "{stats:?}");
     assert!(stats.wins > 0 && stats.losses > 0);
     // The standard 3-3 has 269 drawn orbits (Gasser): the diagonals remove them all.
     let standard = engine(&Rules::STANDARD, 6);
-    assert_eq!(morris::Stats::of(&morris::index::SubspaceIndex::new(sub), &standard[&sub]).draws, 269);
+    assert_eq!(morris::Stats::of(&morris::position::index::SubspaceIndex::new(sub), &standard[&sub]).draws, 269);
 }
 
 #[test]
@@ -327,7 +327,7 @@ fn children_equal_the_references_on_random_positions() {
                 .map(|c| (to_engine(&rules, c.mover), to_engine(&rules, c.opp), c.mover_hand, c.opp_hand))
                 .collect();
             let (em, eo) = (to_engine(&rules, mover), to_engine(&rules, opp));
-            let mut got: Vec<(u32, u32, u32, u32)> = morris::placement::children(game, em, eo, mh as u8, oh as u8)
+            let mut got: Vec<(u32, u32, u32, u32)> = morris::solve::placement::children(game, em, eo, mh as u8, oh as u8)
                 .into_iter()
                 .map(|(cm, co, cmh, coh)| (cm, co, cmh as u32, coh as u32))
                 .collect();
@@ -384,19 +384,19 @@ fn lasker_table_iii() {
 #[test]
 fn full_board_rule_in_the_12_12_unit() {
     struct Draws(HashMap<Subspace, Vec<u8>>);
-    impl morris::solver::Solved for Draws {
+    impl morris::solve::solver::Solved for Draws {
         fn values(&self, sub: Subspace) -> &[u8] {
             &self.0[&sub]
         }
     }
     let capture = Subspace::new(11, 12).unwrap();
-    let slots = morris::index::SubspaceIndex::new(capture).len() as usize;
+    let slots = morris::position::index::SubspaceIndex::new(capture).len() as usize;
     let draws = Draws(HashMap::from([(capture, vec![Value::Draw.encode().unwrap(); slots])]));
     let unit = Subspace::new(12, 12).unwrap().unit();
     for (rule_set, full_value) in [("morabaraba", Value::Draw), ("morabaraba,full-board=loss", Value::Loss(0))] {
         let rules: Rules = rule_set.parse().unwrap();
         let solved = solve_unit(rules.game(), unit, &draws, &NoProgress).unwrap();
-        let idx = morris::index::SubspaceIndex::new(unit.members()[0]);
+        let idx = morris::position::index::SubspaceIndex::new(unit.members()[0]);
         let (mut full, mut checked) = (0, 0);
         for (i, m, o) in idx.walk(0, idx.len()) {
             if idx.is_hole(i) {

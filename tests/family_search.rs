@@ -5,9 +5,9 @@
 //! reachable position. Values and depths alike, of the start and of every move, and of
 //! positions along random games.
 
-use morris::generate::{self, Options};
-use morris::placement::{layered, MovementTables, SearchOptions, Searcher};
-use morris::solver::{solve_unit, NoProgress};
+use morris::solve::generate::{self, Options};
+use morris::solve::placement::{layered, MovementTables, SearchOptions, Searcher};
+use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Position, Rules, Tablebase, Unit};
 use std::collections::HashMap;
 

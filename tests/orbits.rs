@@ -1,7 +1,7 @@
 //! Orbit counts: the index's number of non-hole slots per subspace equals Burnside's
 //! count, computed here independently from the cycle structure of the 16 symmetries.
 
-use morris::index::SubspaceIndex;
+use morris::position::index::SubspaceIndex;
 use morris::Subspace;
 
 /// The 16 symmetries as permutations of algebraic point names, built from RULES.md

@@ -4,9 +4,9 @@
 
 mod reference;
 
-use morris::geometry::READING_ORDER;
-use morris::placement::{self, MovementTables};
-use morris::solver::{solve_unit, NoProgress};
+use morris::rules::geometry::READING_ORDER;
+use morris::solve::placement::{self, MovementTables};
+use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Color, Position, Subspace, Unit, Value};
 use std::collections::HashMap;
 
@@ -61,8 +61,8 @@ impl Brute<'_> {
 
 /// (mover, opponent) after each legal placement or move, with capture.
 fn children(m: u32, o: u32, hand: u8) -> Vec<(u32, u32)> {
-    let adj = |a: usize, b: usize| morris::geometry::ADJ[a] >> b & 1 == 1;
-    let mill = |set: u32, p: usize| morris::geometry::MILLS.iter().any(|&ml| ml >> p & 1 == 1 && set & ml == ml);
+    let adj = |a: usize, b: usize| morris::rules::geometry::ADJ[a] >> b & 1 == 1;
+    let mill = |set: u32, p: usize| morris::rules::geometry::MILLS.iter().any(|&ml| ml >> p & 1 == 1 && set & ml == ml);
     let mut moves: Vec<u32> = vec![];
     let empty: Vec<usize> = (0..24).filter(|&p| (m | o) >> p & 1 == 0).collect();
     let mut targets = vec![];
@@ -99,7 +99,7 @@ fn children(m: u32, o: u32, hand: u8) -> Vec<(u32, u32)> {
 fn engine_tables(max: u8) -> HashMap<Subspace, Vec<u8>> {
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max) {
-        for (sub, values) in solve_unit(morris::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
+        for (sub, values) in solve_unit(morris::rules::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
             solved.insert(sub, values);
         }
     }
@@ -125,7 +125,7 @@ fn three_three_start_matches_brute_force_with_reference_leaves() {
     let leaf = |m: u32, o: u32| reference_leaf(&t33, m, o);
     let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
     let root = Position::unchecked(morris::Rules::STANDARD, 0, 0, 3, 3, Color::White);
-    let tables = MovementTables::from_map(morris::game::Game::standard(), engine_tables(6));
+    let tables = MovementTables::from_map(morris::rules::game::Game::standard(), engine_tables(6));
     let sol = placement::solve(&root, &tables, &NoProgress);
     assert_eq!(brute.value(root), Value::Win(23));
     assert_eq!(sol.value, Value::Win(23));
@@ -147,7 +147,7 @@ fn random_stones(rnd: &mut impl FnMut(u64) -> u64, wb: u32, bb: u32) -> (u32, u3
 
 #[test]
 fn late_placement_positions_match_brute_force() {
-    let tables = MovementTables::from_map(morris::game::Game::standard(), engine_tables(8));
+    let tables = MovementTables::from_map(morris::rules::game::Game::standard(), engine_tables(8));
     let leaf = |m: u32, o: u32| -> Value { tables.value(m, o) };
     let mut rng = Rng(0x1234_5678_9abc_def1u64);
     let mut rnd = |n: u64| rng.below(n);
@@ -183,8 +183,8 @@ fn late_placement_positions_match_brute_force() {
 /// not depend on the root or on colour, so what one search stores must hold for all).
 #[test]
 fn search_matches_layered_backward_induction() {
-    use morris::placement::{layered, search};
-    let tables = MovementTables::from_map(morris::game::Game::standard(), engine_tables(8));
+    use morris::solve::placement::{layered, search};
+    let tables = MovementTables::from_map(morris::rules::game::Game::standard(), engine_tables(8));
     let shared = search::Tt::new(1 << 24);
     let check = |root: Position| {
         let b = layered::solve(&root, &tables, &NoProgress);
@@ -224,7 +224,7 @@ fn search_matches_layered_backward_induction() {
 /// symmetries.
 #[test]
 fn three_three_start_sectors_match_brute_force_counts() {
-    use morris::generate::{self, Options};
+    use morris::solve::generate::{self, Options};
     use morris::table::{table_path, TableFile};
     use morris::Sector;
     use std::collections::HashSet;

@@ -1,10 +1,10 @@
 //! Property tests: index round trips, symmetry invariance, move/unmove duality, and the
 //! move generator against a plain implementation of the rules written from RULES.md.
 
-use morris::geometry::{point_by_name, Bits, BitIter, NAMES};
-use morris::index::SubspaceIndex;
-use morris::game::Game;
-use morris::movegen::{for_each_move, for_each_unmove, is_blocked, NONE};
+use morris::rules::geometry::{point_by_name, Bits, BitIter, NAMES};
+use morris::position::index::SubspaceIndex;
+use morris::rules::game::Game;
+use morris::rules::movegen::{for_each_move, for_each_unmove, is_blocked, NONE};
 
 /// Rule sets whose movement phase the engine solves: every option on the 24-point boards.
 const RULE_SETS: [&str; 8] = [
@@ -17,7 +17,7 @@ const RULE_SETS: [&str; 8] = [
     "standard,flying=none",
     "morabaraba,take=each,removal=strict",
 ];
-use morris::symmetry;
+use morris::rules::symmetry;
 use morris::Subspace;
 use proptest::prelude::*;
 

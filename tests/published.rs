@@ -3,9 +3,9 @@
 //!
 //! Everything with s + o <= MORRIS_TEST_MAX_STONES (default 10) is solved once per run.
 
-use morris::generate::{self, Options};
-use morris::index::SubspaceIndex;
-use morris::solver::{NoProgress, Stats};
+use morris::solve::generate::{self, Options};
+use morris::position::index::SubspaceIndex;
+use morris::solve::solver::{NoProgress, Stats};
 use morris::table::{table_path, TableFile};
 use morris::{Position, Subspace, Unit, Value};
 use std::collections::HashMap;
@@ -135,7 +135,7 @@ fn named_test_positions() {
 
 #[test]
 fn table_ii_start_values_up_to_five_stones() {
-    use morris::placement::{self, MovementTables};
+    use morris::solve::placement::{self, MovementTables};
     use morris::Color;
     // Gévay & Danner, Table II: value for White of the empty board with wk and bk stones to place.
     let expected: [[Value; 3]; 3] = [
@@ -147,7 +147,7 @@ fn table_ii_start_values_up_to_five_stones() {
     for wk in 3..=max {
         for bk in 3..=max {
             let root = Position::unchecked(morris::Rules::STANDARD, 0, 0, wk, bk, Color::White);
-            let tables = MovementTables::from_map(morris::game::Game::standard(), MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect());
+            let tables = MovementTables::from_map(morris::rules::game::Game::standard(), MovementTables::needed(&root).into_iter().map(|s| (s, solved()[&s].clone())).collect());
             let sol = placement::solve(&root, &tables, &NoProgress);
             assert_eq!(sol.value, expected[wk as usize - 3][bk as usize - 3], "{wk}-{bk}");
             // The value is the best of the first moves' values.

@@ -4,9 +4,9 @@
 
 mod reference;
 
-use morris::geometry::READING_ORDER;
-use morris::index::SubspaceIndex;
-use morris::solver::{solve_unit, NoProgress};
+use morris::rules::geometry::READING_ORDER;
+use morris::position::index::SubspaceIndex;
+use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Subspace, Unit, Value};
 use reference::{RefSolver, RefValue};
 use std::collections::HashMap;
@@ -17,7 +17,7 @@ fn fast() -> &'static HashMap<Subspace, Vec<u8>> {
     SOLVED.get_or_init(|| {
         let mut solved = HashMap::new();
         for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= 8) {
-            for (sub, values) in solve_unit(morris::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
+            for (sub, values) in solve_unit(morris::rules::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
                 solved.insert(sub, values);
             }
         }

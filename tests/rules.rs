@@ -22,8 +22,8 @@ fn text(o: &std::process::Output) -> String {
 /// under `lasker` (the same values, written by the library under that rule string).
 fn dirs() -> (tempfile::TempDir, tempfile::TempDir) {
     let std_dir = tempfile::tempdir().unwrap();
-    let opts = morris::generate::Options { dir: std_dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
-    morris::generate::run(&opts, &morris::solver::NoProgress).unwrap();
+    let opts = morris::solve::generate::Options { dir: std_dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
+    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
     let sector: Sector = "3-3".parse().unwrap();
     let t = TableFile::open(&table_path(std_dir.path(), sector), sector, &Rules::STANDARD).unwrap();
     let other = tempfile::tempdir().unwrap();
@@ -45,18 +45,28 @@ fn tables_of_other_rules_are_refused_naming_both() {
         }
         r => panic!("a lasker table read under standard rules: {r:?}"),
     }
-    assert!(Tablebase::with_rules(other.path(), lasker, 16).unwrap().probe(&pos).is_ok());
+    let lasker_pos = morris::Position::parse(".WW....B.B....B........W b", lasker).unwrap();
+    assert!(Tablebase::with_rules(other.path(), lasker, 16).unwrap().probe(&lasker_pos).is_ok());
     assert!(matches!(
-        Tablebase::with_rules(std_dir.path(), lasker, 16).unwrap().probe(&pos),
+        Tablebase::with_rules(std_dir.path(), lasker, 16).unwrap().probe(&lasker_pos),
         Err(ProbeError::Table(TableError::WrongRules { .. }))
     ));
+    // A position knows its rules: a standard position is refused by a lasker reader
+    // before any table is read, naming both rule sets.
+    match Tablebase::with_rules(other.path(), lasker, 16).unwrap().probe(&pos) {
+        Err(e @ ProbeError::Invalid(morris::PositionError::OtherRules(..))) => {
+            let msg = e.to_string();
+            assert!(msg.contains("`standard`") && msg.contains("`lasker`"), "{msg}");
+        }
+        r => panic!("a standard position read by a lasker reader: {r:?}"),
+    }
     let t = TableFile::open(&table_path(other.path(), "3-3".parse::<Sector>().unwrap()), "3-3".parse::<Sector>().unwrap(), &lasker).unwrap();
     assert_eq!(t.header.rules, lasker);
 
     // The solver will not add standard tables to a directory of lasker tables.
     let before = std::fs::read(table_path(other.path(), "3-3".parse::<Sector>().unwrap())).unwrap();
-    let opts = morris::generate::Options { dir: other.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
-    let err = morris::generate::run(&opts, &morris::solver::NoProgress).unwrap_err();
+    let opts = morris::solve::generate::Options { dir: other.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
+    let err = morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap_err();
     assert!(matches!(err, TableError::WrongRules { .. }), "{err}");
     assert_eq!(std::fs::read(table_path(other.path(), "3-3".parse::<Sector>().unwrap())).unwrap(), before, "nothing overwritten");
 

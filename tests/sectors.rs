@@ -1,9 +1,9 @@
 //! Placement tables against the placement search: every start with WK, BK <= 5 and
 //! random positions of every sector those starts reach, value and depth, every move.
 
-use morris::generate::{self, Options};
+use morris::solve::generate::{self, Options};
 use morris::probe::Tablebase;
-use morris::solver::NoProgress;
+use morris::solve::solver::NoProgress;
 use morris::{Color, Position, Value};
 use std::collections::BTreeSet;
 
@@ -77,7 +77,7 @@ fn small_starts_tables_agree_with_search() {
 /// value written into a placement sector's file (with valid checksums).
 #[test]
 fn verifier_checks_placement_sectors() {
-    use morris::solver::Stats;
+    use morris::solve::solver::Stats;
     use morris::table::{table_path, write_table, TableFile};
     use morris::verify::verify_sectors;
     let dir = tempfile::tempdir().unwrap();
@@ -109,7 +109,7 @@ fn verifier_checks_placement_sectors() {
 /// `n`, ending where the game ends.
 #[test]
 fn moves_play_and_mainline() {
-    use morris::movegen::Move;
+    use morris::rules::movegen::Move;
     let dir = tempfile::tempdir().unwrap();
     generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let tb = Tablebase::open(dir.path()).unwrap();

@@ -1,7 +1,7 @@
 //! Table files: round trip, corruption and truncation are reported, and `solve` resumes.
 
-use morris::generate::{self, Options};
-use morris::solver::NoProgress;
+use morris::solve::generate::{self, Options};
+use morris::solve::solver::NoProgress;
 use morris::table::{table_path, TableError, TableFile};
 use morris::{Sector, Subspace};
 use std::fs;
@@ -124,7 +124,7 @@ fn tablebase_is_send_and_sync() {
 /// every probe either returns the right value or an error.
 #[test]
 fn random_damage_gives_errors_not_wrong_values() {
-    use morris::index::SubspaceIndex;
+    use morris::position::index::SubspaceIndex;
     use morris::probe::Tablebase;
     let dir = tempfile::tempdir().unwrap();
     solve(dir.path(), 6);
@@ -281,7 +281,7 @@ fn cached_results_never_answer_a_probe_for_depth() {
     let mut decided = 0;
     for name in ["3-4", "4-3"] {
         let sub = s(name);
-        let idx = morris::index::SubspaceIndex::new(sub);
+        let idx = morris::position::index::SubspaceIndex::new(sub);
         for i in (0..idx.len()).filter(|&i| !idx.is_hole(i)) {
             let (m, o) = idx.unindex(i);
             let pos = Position::movement(morris::Rules::STANDARD, Color::White, m, o);

@@ -2,13 +2,13 @@
 //! drawn position, by the public position API (no shared code with the class pass),
 //! for small starts of several rule sets.
 
-use morris::generate::{self, Options};
+use morris::solve::generate::{self, Options};
 use morris::rules::Rules;
-use morris::solver::NoProgress;
+use morris::solve::solver::NoProgress;
 use morris::table::{table_path, TableFile};
-use morris::ultra::classes::NO_CLASS;
-use morris::ultra::run::InMemory;
-use morris::ultra::SectorValues;
+use morris::solve::ultra::classes::NO_CLASS;
+use morris::solve::ultra::run::InMemory;
+use morris::solve::ultra::SectorValues;
 use morris::{Color, Position, Sector};
 use std::collections::BTreeMap;
 
@@ -104,8 +104,8 @@ fn classes_hold_one_ply_up() {
 /// file is refused beside other strong values, under other sector values, or damaged.
 #[test]
 fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
-    use morris::ultra::file::{class_path, ClassFile};
-    use morris::ultra::run::run_dir;
+    use morris::solve::ultra::file::{class_path, ClassFile};
+    use morris::solve::ultra::run::run_dir;
     let rules = Rules::STANDARD;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -250,9 +250,9 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
 /// The one-ply check finds a class or a depth changed in a well-formed class file.
 #[test]
 fn verify_finds_a_wrong_class_or_depth() {
-    use morris::ultra::check::verify_dir;
-    use morris::ultra::file::{write_classes, ClassFile};
-    use morris::ultra::run::run_dir;
+    use morris::solve::ultra::check::verify_dir;
+    use morris::solve::ultra::file::{write_classes, ClassFile};
+    use morris::solve::ultra::run::run_dir;
     let rules = Rules::STANDARD;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -14,7 +14,7 @@ mod common_ultra;
 
 use common_ultra::classed;
 use morris::rules::Rules;
-use morris::ultra::classes::NO_CLASS;
+use morris::solve::ultra::classes::NO_CLASS;
 use morris::Sector;
 use reference_family::ultra::{solve_ultra, Symmetries};
 use reference_family::RefRules;

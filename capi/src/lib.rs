@@ -196,7 +196,7 @@ pub unsafe extern "C" fn morris_open(dir: *const c_char, rules: *const c_char, o
     guard(|| {
         let dir = text(dir, "the directory")?;
         let rules: Rules = if rules.is_null() { Rules::STANDARD } else { text(rules, "the rule set")?.parse().map_err(|e: morris::RulesError| (MorrisStatus::Rules, e.to_string()))? };
-        let tb = Tablebase::with_rules(dir.as_ref(), rules, morris::probe::CACHE_BLOCKS).map_err(probe_err)?;
+        let tb = Tablebase::with_rules(dir.as_ref(), rules, morris::CACHE_BLOCKS).map_err(probe_err)?;
         put(out, Box::into_raw(Box::new(MorrisTablebase { tb })))
     })
 }

@@ -197,7 +197,7 @@ impl Tablebase {
     #[pyo3(signature = (path, rules = "standard"))]
     fn new(path: std::path::PathBuf, rules: &str) -> PyResult<Tablebase> {
         let rules = parse_rules(rules)?;
-        let tb = EngineTablebase::with_rules(&path, rules, morris_engine::probe::CACHE_BLOCKS).map_err(probe_err)?;
+        let tb = EngineTablebase::with_rules(&path, rules, morris_engine::CACHE_BLOCKS).map_err(probe_err)?;
         Ok(Tablebase { tb })
     }
 

@@ -4,10 +4,10 @@
 //! α-β programs Gévay & Danner measured their perfect players against.
 
 use super::Rng;
-use crate::game::Game;
-use crate::geometry::Bits;
-use crate::movegen::{Move, NONE};
-use crate::placement::{for_each_ply_move, Ply};
+use crate::rules::game::Game;
+use crate::rules::geometry::Bits;
+use crate::rules::movegen::{Move, NONE};
+use crate::solve::placement::{for_each_ply_move, Ply};
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -90,7 +90,7 @@ impl Search<'_> {
         }
         // A leaf needs only whether any move exists, not the moves.
         if depth == 0 {
-            let none = if ply.mover_hand() > 0 { mover | opp == self.full } else { crate::movegen::is_blocked(self.game, mover, opp) };
+            let none = if ply.mover_hand() > 0 { mover | opp == self.full } else { crate::rules::movegen::is_blocked(self.game, mover, opp) };
             if !none {
                 return Some(self.evaluate(ply, mover, opp));
             }

@@ -9,7 +9,7 @@
 
 pub mod alphabeta;
 
-use crate::movegen::NONE;
+use crate::rules::movegen::NONE;
 use crate::position::{Color, Position};
 use crate::probe::ultra::UltraValue;
 use crate::probe::{ProbeError, Tablebase};
@@ -140,7 +140,7 @@ pub struct MatchOptions {
 }
 
 /// A player's move from `pos`, or `None` when it has none.
-fn choose(kind: PlayerKind, tb: &Tablebase, rules: &Rules, pos: &Position, rng: &mut Rng) -> Result<Option<crate::movegen::Move>, ProbeError> {
+fn choose(kind: PlayerKind, tb: &Tablebase, rules: &Rules, pos: &Position, rng: &mut Rng) -> Result<Option<crate::rules::movegen::Move>, ProbeError> {
     let pick = |n: usize, rng: &mut Rng| rng.below(n);
     Ok(match kind {
         PlayerKind::Strong => {

@@ -1,7 +1,7 @@
 //! `morris compact`: a smaller table set that leaves out the tables a one-ply search
-//! over the others gives exactly (see `morris::compact`).
+//! over the others gives exactly (see `morris::table::compact`).
 
-use morris::compact::omissible;
+use morris::table::compact::omissible;
 use morris::rules::Rules;
 use morris::Sector;
 use std::collections::BTreeMap;

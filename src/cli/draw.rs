@@ -1,7 +1,7 @@
 //! `morris draw`: the value of the empty board with WK and BK stones to place.
 
 use super::progress::Bars;
-use morris::placement::{search, Solution};
+use morris::solve::placement::{search, Solution};
 use morris::{Color, Position, ProbeError, SearchOptions, Searcher, Subspace, TableError, Tablebase, Value};
 use serde_json::json;
 use std::path::PathBuf;

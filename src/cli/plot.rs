@@ -7,9 +7,9 @@
 //! figure back. Colours are those of `WIN`, `DRAW` and `LOSS`.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use morris::solver::Stats;
+use morris::solve::solver::Stats;
 use morris::table::TableFile;
-use morris::value::{is_deep, DEEP_LOSS, DEEP_WIN};
+use morris::position::value::{is_deep, DEEP_LOSS, DEEP_WIN};
 use morris::{Sector, Value};
 use rayon::prelude::*;
 use std::fmt::Write as _;

@@ -2,7 +2,7 @@
 
 use super::board::diagram;
 use super::progress::Bars;
-use morris::solver::NoProgress;
+use morris::solve::solver::NoProgress;
 use std::time::Instant;
 use morris::probe::ultra::{class_words, DrawClass, UltraValue};
 use morris::{Color, Position, SearchOptions, Searcher, Tablebase, Value, Wdl};

@@ -1,8 +1,8 @@
 //! Progress bars for the library's progress events.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use morris::generate::{Report, Reporter};
-use morris::solver::Progress;
+use morris::solve::generate::{Report, Reporter};
+use morris::solve::solver::Progress;
 use morris::Unit;
 use std::sync::Mutex;
 

@@ -287,7 +287,7 @@ async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>
     compute(&app, search, move |app| {
         let start = Instant::now();
         // Only a request that holds the search permit may search.
-        let (v, moves) = if search { app.searcher.evaluate(&pos, &morris::solver::NoProgress)? } else { (app.tb.probe(&pos)?, app.tb.probe_moves(&pos)?) };
+        let (v, moves) = if search { app.searcher.evaluate(&pos, &morris::solve::solver::NoProgress)? } else { (app.tb.probe(&pos)?, app.tb.probe_moves(&pos)?) };
         let mut obj = position_fields(&pos);
         let (result, plies) = value_fields(v);
         obj["result"] = result;
@@ -348,7 +348,7 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
     let pos = parse_position(&app, q)?;
     let search = needs_search(&app, &pos)?;
     compute(&app, search, move |app| {
-        let quiet = morris::solver::NoProgress;
+        let quiet = morris::solve::solver::NoProgress;
         let (v, line) = if search { (app.searcher.value(&pos, &quiet)?, app.searcher.mainline(&pos)?) } else { (app.tb.probe(&pos)?, app.tb.mainline(&pos)?) };
         let mut obj = position_fields(&pos);
         let (result, plies) = value_fields(v);
@@ -371,7 +371,7 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
 /// rule set's own stones, each with the sectors its rules reach.
 fn complete_starts(app: &App) -> Vec<(u8, u8)> {
     let rules = *app.tb.rules();
-    let game = morris::game::Game::of(rules);
+    let game = morris::rules::game::Game::of(rules);
     let most = rules.stones;
     (3..=most)
         .flat_map(|w| (3..=most).map(move |b| (w, b)))

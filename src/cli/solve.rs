@@ -1,7 +1,7 @@
 //! `morris solve`.
 
 use super::progress::Bars;
-use morris::generate::{self, Options, Report};
+use morris::solve::generate::{self, Options, Report};
 use morris::Subspace;
 use std::path::PathBuf;
 use morris::Rules;
@@ -92,7 +92,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let given = match &args.sector_values {
         Some(f) => {
             let text = std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("cannot read the sector values {}: {e}", f.display()))?;
-            Some(morris::ultra::SectorValues::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?)
+            Some(morris::solve::ultra::SectorValues::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?)
         }
         None => None,
     };
@@ -109,13 +109,13 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         let t = Instant::now();
         let bars = Bars::new(args.quiet);
         let quiet = args.quiet;
-        let mut line = |r: &morris::ultra::run::ClassReport| {
+        let mut line = |r: &morris::solve::ultra::run::ClassReport| {
             if !quiet {
                 let time = r.seconds.map_or("kept".to_string(), |s| format!("{s:.2} s"));
                 bars.println(&format!("{:>9} classes: {:>13} draws, {:>11} bytes, {time}", r.sector.to_string(), r.draws, r.file_bytes));
             }
         };
-        let result = morris::ultra::run::run_dir(&args.db, rules, &starts, given, &bars, &mut line);
+        let result = morris::solve::ultra::run::run_dir(&args.db, rules, &starts, given, &bars, &mut line);
         bars.finish();
         let (_, class_reports) = result?;
         Some((class_reports, t.elapsed().as_secs_f64()))
@@ -151,7 +151,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             100.0 * bytes as f64 / strong.max(1) as f64,
             strong,
             secs,
-            args.db.join(morris::ultra::run::VALUES_FILE).display()
+            args.db.join(morris::solve::ultra::run::VALUES_FILE).display()
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -107,8 +107,8 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         out!("{line}");
     }
     if args.classes {
-        let (hist, bytes) = morris::ultra::run::class_histogram(&args.db, rules)?;
-        let values = morris::ultra::SectorValues::parse(&std::fs::read_to_string(args.db.join(morris::ultra::run::VALUES_FILE))?)?;
+        let (hist, bytes) = morris::solve::ultra::run::class_histogram(&args.db, rules)?;
+        let values = morris::solve::ultra::SectorValues::parse(&std::fs::read_to_string(args.db.join(morris::solve::ultra::run::VALUES_FILE))?)?;
         let draws: u64 = hist.values().sum();
         let strong: u64 = std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum();
         let mut rows: Vec<(i16, u64)> = hist.into_iter().collect();

@@ -140,10 +140,10 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     }
     // Draw classes, where the directory has them (`solve --ultra`).
     let mut class_mismatches = 0;
-    if args.db.join(morris::ultra::run::VALUES_FILE).exists() && args.only.is_none() && !args.movement_only {
+    if args.db.join(morris::solve::ultra::run::VALUES_FILE).exists() && args.only.is_none() && !args.movement_only {
         let bars = Bars::new(false);
         let start = Instant::now();
-        let classes = morris::ultra::check::verify_dir(&args.db, rules, &bars);
+        let classes = morris::solve::ultra::check::verify_dir(&args.db, rules, &bars);
         bars.finish();
         let classes = classes?;
         for m in &classes.examples {

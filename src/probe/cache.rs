@@ -1,7 +1,7 @@
 //! The block cache of a [`Tablebase`](super::Tablebase): decoded, checked blocks,
 //! kept so that probes near one another decompress once.
 
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use crate::table::Planes;
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -6,19 +6,19 @@
 //! blocks are kept in a small cache of bounded size (`cache`). Movement positions and
 //! placement positions take the same path. A lookup never searches: a position whose
 //! table is absent is an error, unless a compact set derives it through one ply over
-//! its kept tables ([`crate::compact`]). Searching is
-//! [`placement::Searcher`](crate::placement::Searcher)'s, on purpose.
+//! its kept tables ([`crate::table::compact`]). Searching is
+//! [`placement::Searcher`](crate::solve::placement::Searcher)'s, on purpose.
 
 mod cache;
 pub mod ultra;
 
-use crate::movegen::NONE;
+use crate::rules::movegen::NONE;
 use crate::position::{Color, Position, PositionError};
 use crate::rules::Rules;
-use crate::sector::Sector;
-use crate::subspace::Subspace;
+use crate::position::sector::Sector;
+use crate::position::subspace::Subspace;
 use crate::table::{table_path, TableError, TableFile};
-use crate::value::{sort_moves, MoveInfo, Value, Wdl};
+use crate::position::value::{sort_moves, MoveInfo, Value, Wdl};
 use cache::BlockCache;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -77,7 +77,7 @@ const WLD_ONLY: u32 = 1 << 31;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineStep {
     /// The move.
-    pub mv: crate::movegen::Move,
+    pub mv: crate::rules::movegen::Move,
     /// The position after it.
     pub position: Position,
     /// The value of `position` for its side to move.
@@ -88,7 +88,7 @@ pub struct LineStep {
 ///
 /// Every value it returns is for the side to move of the position asked about, with the
 /// depth to the end of the game in plies (see [`Value`]). The tables come from
-/// `morris solve` or [`generate::run`](crate::generate::run); a position needs its
+/// `morris solve` or [`generate::run`](crate::solve::generate::run); a position needs its
 /// sector's table (or, in a compact set, its children's). Cloning is cheap: clones
 /// share the open files and the block cache.
 ///
@@ -100,8 +100,8 @@ pub struct LineStep {
 /// // `dir` holds the tables of the game with 3 stones a side (solved here on the fly;
 /// // `morris solve --start 3-3` writes the same files).
 /// # let dir = tempfile::tempdir()?;
-/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-/// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+/// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+/// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
 ///
 /// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
@@ -135,7 +135,7 @@ struct Inner {
 }
 
 fn sector_slot(x: Sector) -> usize {
-    const N: usize = crate::sector::STONES as usize + 1;
+    const N: usize = crate::position::sector::STONES as usize + 1;
     ((x.s as usize * N + x.o as usize) * N + x.sh as usize) * N + x.oh as usize
 }
 
@@ -159,7 +159,7 @@ pub fn sector_of(pos: &Position) -> Result<Option<Sector>, ProbeError> {
 
 /// Every legal move with the position it leads to, and whether it captures the
 /// opponent down to two stones (a win at once, with no table to read).
-fn children(pos: &Position) -> Vec<(crate::movegen::Move, Position, bool)> {
+fn children(pos: &Position) -> Vec<(crate::rules::movegen::Move, Position, bool)> {
     pos.children().into_iter().map(|(mv, child)| (mv, child, mv.capture != NONE && matches!(sector_of(&child), Ok(None)))).collect()
 }
 
@@ -202,7 +202,7 @@ impl Tablebase {
         Ok(Tablebase(Arc::new(Inner {
             dir: dir.to_owned(),
             rules,
-            files: (0..(crate::sector::STONES as usize + 1).pow(4)).map(|_| OnceLock::new()).collect(),
+            files: (0..(crate::position::sector::STONES as usize + 1).pow(4)).map(|_| OnceLock::new()).collect(),
             cache: Mutex::new(BlockCache::default()),
             cache_blocks: blocks,
             classes: OnceLock::new(),
@@ -230,7 +230,7 @@ impl Tablebase {
     }
 
     /// Whether probes of `sector`'s positions read tables only: its table is in the
-    /// directory, or, in a compact set (see [`compact`](crate::compact)), the tables of
+    /// directory, or, in a compact set (see [`compact`](crate::table::compact)), the tables of
     /// every sector its moves lead into are.
     pub fn readable(&self, sector: Sector) -> bool {
         let here = |x: Sector| table_path(self.dir(), x).exists();
@@ -280,8 +280,8 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Wdl};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
     /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Loss);
@@ -372,7 +372,7 @@ impl Tablebase {
     /// The value of a position for the side to move, read from its sector's table: one
     /// block of one file. Never searches: an absent table is [`TableError::Missing`].
     ///
-    /// A table that a compact set left out (see [`compact`](crate::compact)) is read
+    /// A table that a compact set left out (see [`compact`](crate::table::compact)) is read
     /// through one ply: the position's value is the best of its children's, each read
     /// from its own table. That costs one lookup per move instead of one in all; if a
     /// child's table is missing too, the error names the position's own table, and a
@@ -382,8 +382,8 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Value};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// // A movement position: Black, to move, has three stones to White's three.
     /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
@@ -419,7 +419,7 @@ impl Tablebase {
     fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
         let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
         let b = self.probe_slot(sector, i)?;
-        if crate::value::is_deep(b) {
+        if crate::position::value::is_deep(b) {
             return self.table(sector)?.value_of(b, i);
         }
         Ok(Value::decode(b))
@@ -450,8 +450,8 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Value};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
     /// let best = tb.best_move(&pos)?.expect("Black has moves");
@@ -488,8 +488,8 @@ impl Tablebase {
     /// use morris::{Position, Tablebase, Value};
     ///
     /// # let dir = tempfile::tempdir()?;
-    /// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+    /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
     /// let line = tb.mainline(&start)?;

@@ -4,12 +4,12 @@
 
 use super::{children, ProbeError, Tablebase};
 use crate::position::Position;
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use crate::table::TableError;
-use crate::ultra::file::ClassFile;
-use crate::ultra::run::VALUES_FILE;
-use crate::ultra::SectorValues;
-use crate::value::{MoveInfo, Value};
+use crate::solve::ultra::file::ClassFile;
+use crate::solve::ultra::run::VALUES_FILE;
+use crate::solve::ultra::SectorValues;
+use crate::position::value::{MoveInfo, Value};
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -147,8 +147,8 @@ impl Tablebase {
 
     /// Whether `mv`, to `child`, is a slide without capture into `stays_into` (the
     /// other sector of a cyclic unit, or the same): a move that keeps play in the unit.
-    fn stays(&self, stays_into: Option<Sector>, mv: &crate::movegen::Move, child: &Position) -> bool {
-        mv.capture == crate::movegen::NONE && mv.from != crate::movegen::NONE && stays_into.is_some_and(|x| self.sector_of(child).ok().flatten() == Some(x))
+    fn stays(&self, stays_into: Option<Sector>, mv: &crate::rules::movegen::Move, child: &Position) -> bool {
+        mv.capture == crate::rules::movegen::NONE && mv.from != crate::rules::movegen::NONE && stays_into.is_some_and(|x| self.sector_of(child).ok().flatten() == Some(x))
     }
 
     /// The class of a drawn position as its class file stores it (favoured draws
@@ -161,12 +161,12 @@ impl Tablebase {
         let mut block = Vec::new();
         strong.read_block((i / bs) as usize, &mut block)?;
         let j = (i % bs) as usize;
-        if block.get(j) != Some(&crate::value::DRAW) {
+        if block.get(j) != Some(&crate::position::value::DRAW) {
             return Ok(None);
         }
         let file = self.class_file(sector)?;
         let entries = file.block((i / bs) as usize, &block)?;
-        let at = block[..j].iter().filter(|&&b| b == crate::value::DRAW).count();
+        let at = block[..j].iter().filter(|&&b| b == crate::position::value::DRAW).count();
         let (class, depth) = entries[at];
         let rank = self.sector_values()?.get(sector).ok_or_else(|| {
             ProbeError::Table(TableError::Corrupt { path: self.dir().join(VALUES_FILE), detail: format!("no rank for sector {sector}") })

@@ -4,8 +4,8 @@
 
 use super::TableError;
 use crate::rules::Rules;
-use crate::sector::Sector;
-use crate::solver::Stats;
+use crate::position::sector::Sector;
+use super::stats::Stats;
 use std::path::Path;
 use xxhash_rust::xxh3::Xxh3;
 
@@ -50,7 +50,7 @@ pub struct DeepSpan {
 }
 
 /// The bytes of a deep section.
-pub fn deep_bytes(deep: &crate::value::Deep) -> Vec<u8> {
+pub fn deep_bytes(deep: &crate::position::value::Deep) -> Vec<u8> {
     let mut out = Vec::with_capacity(deep.len() * DEEP_ENTRY);
     for &(slot, depth) in deep.entries() {
         out.extend_from_slice(&slot.to_le_bytes());

@@ -8,7 +8,7 @@
 //! of an interrupted copy are its own and the rerun may replace them.
 
 use super::{writer, TableError, TableFile};
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::Path;

@@ -46,7 +46,7 @@
 //! A plane of length 0 has no frame: an all-draw block stores nothing but its index entry.
 //!
 //! A win deeper than 251 plies or a loss deeper than 252 is the value byte
-//! [`DEEP_WIN`](crate::value::DEEP_WIN) or [`DEEP_LOSS`](crate::value::DEEP_LOSS), and
+//! [`DEEP_WIN`](crate::position::value::DEEP_WIN) or [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), and
 //! its exact depth is in the deep section, which only rule sets that go that deep have
 //! (`removal=strict`): every other table is byte for byte what it was. The content
 //! checksum then mixes in the section's XXH3-64 after the blocks' hashes, and a
@@ -73,10 +73,12 @@
 //! its flag, which builds from before it refuse as an unknown flag (no table without
 //! deep values changed).
 
+pub mod compact;
 pub mod format;
 pub(crate) mod frame;
 pub mod manifest;
 pub mod reader;
+pub mod stats;
 pub mod writer;
 
 pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
@@ -84,7 +86,7 @@ pub use reader::{Checked, Planes, TableFile};
 pub use writer::{lock_dir, write_atomic, write_table, write_table_deep};
 
 use crate::rules::Rules;
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use std::io;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
@@ -125,7 +127,7 @@ pub enum TableError {
     /// A solve met a value deeper than a table's one-byte values hold: nothing is
     /// written for its unit.
     #[error(transparent)]
-    TooDeep(#[from] crate::solver::TooDeep),
+    TooDeep(#[from] crate::position::value::TooDeep),
     /// The table holds values deeper than a byte (its deep section), which this reader
     /// does not take yet: refused rather than read with wrong depths.
     #[error("{} holds values deeper than 252 plies, which {reader} does not read yet", path.display())]
@@ -180,7 +182,7 @@ pub enum TableError {
     /// The sectors asked for cannot be solved one after another (see
     /// [`Sector::solve_order`]).
     #[error(transparent)]
-    Cycle(#[from] crate::sector::CycleError),
+    Cycle(#[from] crate::position::sector::CycleError),
     /// A sector built by hand with more stones of a kind than the rules give a side:
     /// no table of theirs can hold it.
     #[error("sector {0} does not exist under these rules: a side has more stones than they give it")]
@@ -216,7 +218,7 @@ pub fn table_path(dir: &Path, sector: impl Into<Sector>) -> PathBuf {
 /// change to the representative choice, the symmetry numbering or the ranking would
 /// make old files decode into wrong values that still pass every checksum; with the
 /// fingerprint in the header such files are refused instead.
-pub fn layout_fingerprint(index: &crate::index::SubspaceIndex) -> u64 {
+pub fn layout_fingerprint(index: &crate::position::index::SubspaceIndex) -> u64 {
     let mut h = Xxh3::new();
     h.update(&index.len().to_le_bytes());
     for k in 0..64u64 {

@@ -8,10 +8,10 @@
 //! hash mismatch), where a mapping would kill the process with SIGBUS.
 
 use super::format::{deep_hash, BlockEntry, Header, DEEP_ENTRY, HEADER_LEN};
-use crate::value::{is_deep, Deep, Value};
+use crate::position::value::{is_deep, Deep, Value};
 use super::{layout_fingerprint, table_path, TableError};
 use crate::rules::Rules;
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::fs::{self, File};
@@ -216,7 +216,7 @@ impl TableFile {
             return Err(TableError::corrupt(path, "deep section checksum mismatch"));
         }
         let entries: Vec<(u64, u16)> = raw.chunks_exact(DEEP_ENTRY).map(|e| (u64::from_le_bytes(e[..8].try_into().unwrap()), u16::from_le_bytes(e[8..].try_into().unwrap()))).collect();
-        let deep_depth = |d: u16| (d % 2 == 1 && d > crate::value::MAX_WIN) || (d % 2 == 0 && d > crate::value::MAX_LOSS);
+        let deep_depth = |d: u16| (d % 2 == 1 && d > crate::position::value::MAX_WIN) || (d % 2 == 0 && d > crate::position::value::MAX_LOSS);
         let ordered = entries.windows(2).all(|w| w[0].0 < w[1].0);
         if !ordered || entries.iter().any(|&(slot, d)| slot >= header.entries || !deep_depth(d)) {
             return Err(TableError::corrupt(path, "deep section entries out of order, outside the table, or not deep"));

@@ -6,11 +6,11 @@
 //! run left, which no other process can still be writing.
 
 use super::format::{deep_bytes, deep_hash, BlockEntry, DeepSpan, Header, BLOCK_SIZE};
-use crate::value::{is_deep, Deep};
+use crate::position::value::{is_deep, Deep};
 use super::{layout_fingerprint, table_path, TableError};
 use crate::rules::Rules;
-use crate::sector::Sector;
-use crate::solver::Stats;
+use crate::position::sector::Sector;
+use super::stats::Stats;
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -159,14 +159,14 @@ pub(super) fn frame_check(frame: &[u8]) -> u32 {
 /// Repeats the previous entry into every hole of the block starting at slot `start`;
 /// a deep byte is repeated as the deepest byte of its own instead, since only
 /// positions have deep entries.
-fn fill_holes(index: &crate::index::SubspaceIndex, start: u64, block: &mut [u8]) {
+fn fill_holes(index: &crate::position::index::SubspaceIndex, start: u64, block: &mut [u8]) {
     crate::cpu::fast!({
         for k in 0..block.len() {
             let i = start + k as u64;
             if index.may_be_hole(i) && index.is_hole(i) {
                 block[k] = match if k == 0 { 0 } else { block[k - 1] } {
-                    crate::value::DEEP_WIN => crate::value::DEEP_WIN - 1,
-                    crate::value::DEEP_LOSS => crate::value::DEEP_LOSS - 1,
+                    crate::position::value::DEEP_WIN => crate::position::value::DEEP_WIN - 1,
+                    crate::position::value::DEEP_LOSS => crate::position::value::DEEP_LOSS - 1,
                     b => b,
                 };
             }
@@ -182,8 +182,8 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
 }
 
 /// [`write_table`] for a table that may hold values deeper than a byte: `deep` has the
-/// depth of every slot whose byte is [`DEEP_WIN`](crate::value::DEEP_WIN) or
-/// [`DEEP_LOSS`](crate::value::DEEP_LOSS), and no other.
+/// depth of every slot whose byte is [`DEEP_WIN`](crate::position::value::DEEP_WIN) or
+/// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), and no other.
 pub fn write_table_deep(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], deep: &Deep, stats: &Stats) -> Result<u64, TableError> {
     let sector: Sector = sector.into();
     let index = sector.index_on(rules.board);

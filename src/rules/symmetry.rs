@@ -5,7 +5,7 @@
 //! (`g & 4`), then an optional inner/outer swap (`g & 8`). Applying one to a bitboard
 //! costs three byte-table lookups, because each symmetry maps whole rings to rings.
 
-use crate::geometry::{Bits, POINTS};
+use crate::rules::geometry::{Bits, POINTS};
 use std::sync::OnceLock;
 
 /// Number of board symmetries; symmetry `0` is the identity.
@@ -89,7 +89,7 @@ pub fn warm_up() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{ADJ, MILLS};
+    use crate::rules::geometry::{ADJ, MILLS};
 
     #[test]
     fn symmetries_preserve_edges_and_mills_and_are_distinct() {

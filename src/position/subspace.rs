@@ -75,7 +75,7 @@ impl Subspace {
 
     /// The subspaces that the moves of this one can remove stones into under `game`'s
     /// rules: one fewer, and two fewer under `take=each`.
-    pub fn capture_targets(&self, game: &crate::game::Game) -> Vec<Subspace> {
+    pub fn capture_targets(&self, game: &crate::rules::game::Game) -> Vec<Subspace> {
         let most = if game.take_each { 2 } else { 1 };
         (1..=most).filter_map(|k| self.after_removing(k)).collect()
     }
@@ -132,7 +132,7 @@ impl Unit {
 
     /// Subspaces (outside the unit) that captures from this unit lead into under
     /// `game`'s rules.
-    pub fn dependencies(&self, game: &crate::game::Game) -> Vec<Subspace> {
+    pub fn dependencies(&self, game: &crate::rules::game::Game) -> Vec<Subspace> {
         let mut deps: Vec<Subspace> = self.members().iter().flat_map(|m| m.capture_targets(game)).collect();
         deps.sort();
         deps.dedup();
@@ -170,7 +170,7 @@ mod tests {
         let units = Unit::all_in_order();
         let mut done = std::collections::HashSet::new();
         for u in &units {
-            for d in u.dependencies(crate::game::Game::standard()) {
+            for d in u.dependencies(crate::rules::game::Game::standard()) {
                 assert!(done.contains(&d), "{u} needs {d}");
             }
             for m in u.members() {

@@ -3,12 +3,12 @@
 
 use super::classes::{unit_classes, ClassTables, Classes, NO_CLASS};
 use super::values::{SectorCounts, SectorValues};
-use crate::game::Game;
-use crate::sector::Sector;
-use crate::solver::Stats;
-use crate::subspace::Unit;
+use crate::rules::game::Game;
+use crate::position::sector::Sector;
+use crate::solve::solver::Stats;
+use crate::position::subspace::Unit;
 use crate::table::TableError;
-use crate::value::{Value, DRAW};
+use crate::position::value::{Value, DRAW};
 use std::collections::{BTreeSet, HashMap};
 
 /// Every sector the starts reach by real moves, movement sectors and what their
@@ -33,7 +33,7 @@ pub fn sectors_of(game: &Game, starts: &[(u8, u8)]) -> BTreeSet<Sector> {
 /// costs a scan of the whole sector, and those are the small sectors where a mill
 /// cannot close.
 pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
-    use crate::placement::{for_each_ply_move, Ply};
+    use crate::solve::placement::{for_each_ply_move, Ply};
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let maybe: BTreeSet<Sector> = x.children(game).into_iter().collect();
@@ -49,7 +49,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
             }
             let (mover, opp) = index.unindex(i);
             for_each_ply_move(game, ply, mover, opp, |mv, after, opp_after| {
-                let placed = (mv.from == crate::movegen::NONE) as u8;
+                let placed = (mv.from == crate::rules::movegen::NONE) as u8;
                 let child = Sector::new(opp_after.count_ones() as u8, after.count_ones() as u8, x.oh, x.sh - placed);
                 here.extend(child.filter(|c| maybe.contains(c)));
             });
@@ -172,7 +172,7 @@ pub const VALUES_FILE: &str = "sector-values.txt";
 /// a class file beside each table and the sector values to [`VALUES_FILE`]. The values
 /// are `given`, or ranked from the tables' counts. Class files already there for the
 /// same strong tables and values are kept, so an interrupted run resumes.
-pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solver::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
+pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solve::solver::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
     use super::file::{write_classes, ClassFile};
     use crate::table::{table_path, TableFile};
     let game = rules.game();
@@ -247,7 +247,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
         let mut bytes = 0;
         for (_, x, len) in kept {
             bytes += len;
-            if bytes > crate::generate::KEEP_BYTES {
+            if bytes > crate::solve::generate::KEEP_BYTES {
                 mem.values.remove(&x);
                 mem.classes.remove(&x);
             }

@@ -19,13 +19,13 @@
 use super::tt::Bounds;
 pub use super::tt::Tt;
 use super::{prefetch, for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
-use crate::value::{sort_moves, MoveInfo};
-use crate::game::{Game, MAX_POINTS};
-use crate::geometry::Bits;
-use crate::index::SetOrbits;
+use crate::position::value::{sort_moves, MoveInfo};
+use crate::rules::game::{Game, MAX_POINTS};
+use crate::rules::geometry::Bits;
+use crate::position::index::SetOrbits;
 use crate::position::Position;
-use crate::solver::Progress;
-use crate::value::Value;
+use crate::solve::solver::Progress;
+use crate::position::value::Value;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 
@@ -58,7 +58,7 @@ fn shrink(x: i32) -> i32 {
 /// touching fresh memory costs time (the OS zeroes it), so small searches get small
 /// tables.
 pub fn table_bytes_for(root: &Position) -> usize {
-    let plies = Ply::schedule(root).len() - 1;
+    let plies = super::schedule(root).len() - 1;
     1 << (12 + 2 * plies.min(9))
 }
 
@@ -153,7 +153,7 @@ impl<'a> Search<'a> {
     /// A search of the game from `root`, reading `tables` and storing bounds in `tt`
     /// (which may be shared with other searches).
     pub fn new(root: &Position, tables: &'a MovementTables, tt: &'a Tt, progress: &'a dyn Progress) -> Search<'a> {
-        let plies = Ply::schedule(root);
+        let plies = super::schedule(root);
         let last = plies.len() - 1;
         // A placement node's value is at most the placement plies deeper than the
         // deepest movement value, a win or a loss (a win one ply up is a loss's depth

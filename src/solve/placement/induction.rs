@@ -11,14 +11,15 @@
 //! two agree on every rule by construction and tests compare their values.
 
 use super::{for_each_ply_move, prefetch, Ply};
-use crate::game::Game;
-use crate::geometry::Bits;
-use crate::index::SubspaceIndex;
-use crate::movegen::NONE;
+use crate::rules::game::Game;
+use crate::rules::geometry::Bits;
+use crate::position::index::SubspaceIndex;
+use crate::rules::movegen::NONE;
 use crate::position::Color;
-use crate::sector::Sector;
-use crate::solver::{value_at, Progress, TooDeep};
-use crate::value::{is_deep, Deep, Value};
+use crate::position::sector::Sector;
+use crate::position::value::{value_at, TooDeep};
+use crate::solve::solver::Progress;
+use crate::position::value::{is_deep, Deep, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -26,9 +27,9 @@ use std::collections::HashMap;
 pub trait SectorTables: Sync {
     /// The table of `sector`; the caller guarantees it was solved.
     fn values(&self, sector: Sector) -> &[u8];
-    /// The exact depths of `sector`'s deep values ([`DEEP_WIN`](crate::value::DEEP_WIN),
-    /// [`DEEP_LOSS`](crate::value::DEEP_LOSS)); none by default.
-    fn deep(&self, _sector: Sector) -> Option<&crate::value::Deep> {
+    /// The exact depths of `sector`'s deep values ([`DEEP_WIN`](crate::position::value::DEEP_WIN),
+    /// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS)); none by default.
+    fn deep(&self, _sector: Sector) -> Option<&crate::position::value::Deep> {
         None
     }
 }
@@ -65,8 +66,8 @@ pub fn solve_sector(game: &Game, sector: Sector, tables: &dyn SectorTables, prog
 }
 
 /// [`solve_sector`], with the values deeper than a byte holds kept exactly: their
-/// bytes are [`DEEP_WIN`](crate::value::DEEP_WIN) or
-/// [`DEEP_LOSS`](crate::value::DEEP_LOSS), their depths in the [`Deep`] list.
+/// bytes are [`DEEP_WIN`](crate::position::value::DEEP_WIN) or
+/// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), their depths in the [`Deep`] list.
 pub fn solve_sector_deep(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> (Vec<u8>, Deep) {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
     assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");

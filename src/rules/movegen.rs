@@ -3,8 +3,8 @@
 //! Positions here are side-relative: `(mover, opp)`. A child is given from the point of
 //! view of its own side to move, so after a move the roles swap.
 
-use crate::game::{Board24, Game};
-use crate::geometry::{BitIter, Bits};
+use crate::rules::game::{Board24, Game};
+use crate::rules::geometry::{BitIter, Bits};
 use crate::rules::Board;
 use std::fmt;
 
@@ -14,7 +14,7 @@ pub const NONE: u8 = u8::MAX;
 
 /// A move: `from` is `NONE` for a placement; `capture` is `NONE` without a capture.
 ///
-/// Points are internal point numbers (see [`geometry`](crate::geometry)), and the text
+/// Points are internal point numbers (see [`geometry`](crate::rules::geometry)), and the text
 /// form is the notation of RULES.md: `d1` places a stone, `a1-a4` slides (or, with three
 /// stones, flies) one, and `x` followed by a point adds the capture that closing a mill
 /// makes: `d1xg7`, `a1-a4xd7`. Parsing checks the notation only; whether a move is
@@ -24,8 +24,8 @@ pub const NONE: u8 = u8::MAX;
 /// # Examples
 ///
 /// ```rust
-/// use morris::geometry::point_by_name;
-/// use morris::movegen::{Move, NONE};
+/// use morris::rules::geometry::point_by_name;
+/// use morris::rules::movegen::{Move, NONE};
 ///
 /// let m: Move = "a1-a4xd7".parse()?;
 /// let point = |name| point_by_name(name).unwrap() as u8;
@@ -143,7 +143,7 @@ pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Move, Bits,
 /// than 3 stones on the board and in hand.
 #[inline(always)]
 pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, f: impl FnMut(Move, Bits, Bits)) {
-    crate::game::on_board!(g, B => moves_on::<B>(g, mover, opp, mover_hand, opp_hand, f))
+    crate::rules::game::on_board!(g, B => moves_on::<B>(g, mover, opp, mover_hand, opp_hand, f))
 }
 
 #[inline(always)]
@@ -214,7 +214,7 @@ pub fn for_each_unmove(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Bits, Bit
 /// hand (a Lasker player moves with stones in hand; they count towards flying).
 #[inline(always)]
 pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, f: impl FnMut(Bits, Bits)) {
-    crate::game::on_board!(g, B => unmoves_on::<B>(g, mover, opp, parent_hand, f))
+    crate::rules::game::on_board!(g, B => unmoves_on::<B>(g, mover, opp, parent_hand, f))
 }
 
 #[inline(always)]
@@ -242,7 +242,7 @@ fn unmoves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{point_by_name, NAMES};
+    use crate::rules::geometry::{point_by_name, NAMES};
 
     fn set(names: &str) -> Bits {
         names.split(',').filter(|n| !n.is_empty()).map(|n| 1 << point_by_name(n).unwrap()).sum()

@@ -9,10 +9,10 @@
 use super::{MovementTables, Solution, Tt, Values};
 use crate::position::Position;
 use crate::probe::{ProbeError, Tablebase};
-use crate::solver::Progress;
-use crate::subspace::Subspace;
+use crate::solve::solver::Progress;
+use crate::position::subspace::Subspace;
 use crate::table::TableError;
-use crate::value::{MoveInfo, Value};
+use crate::position::value::{MoveInfo, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -70,18 +70,18 @@ impl Kept {
 /// `Send + Sync`: share it between threads.
 ///
 /// ```rust
-/// use morris::placement::{SearchOptions, Searcher};
+/// use morris::solve::placement::{SearchOptions, Searcher};
 /// use morris::{Position, Tablebase, Value};
 ///
 /// // Movement tables only (s + o <= 6): no placement sector table.
 /// # let dir = tempfile::tempdir()?;
-/// # let opts = morris::generate::Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
-/// # morris::generate::run(&opts, &morris::solver::NoProgress)?;
+/// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
+/// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
 /// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
 /// assert!(tb.probe(&start).is_err(), "a lookup never searches");
 /// let searcher = Searcher::new(&tb, SearchOptions { tt_bytes: 1 << 24, keep_bytes: 1 << 26 });
-/// assert_eq!(searcher.solve(&start, &morris::solver::NoProgress)?.value, Value::Win(23));
+/// assert_eq!(searcher.solve(&start, &morris::solve::solver::NoProgress)?.value, Value::Win(23));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Searcher {
@@ -142,7 +142,7 @@ impl Searcher {
     /// The line of best moves from `pos` to the end (as [`Tablebase::mainline`]), each
     /// step read from the tables or solved by search.
     pub fn mainline(&self, pos: &Position) -> Result<Vec<crate::probe::LineStep>, ProbeError> {
-        let quiet = crate::solver::NoProgress;
+        let quiet = crate::solve::solver::NoProgress;
         crate::probe::line(pos, |p| self.value(p, &quiet), |p| Ok(self.evaluate(p, &quiet)?.1))
     }
 
@@ -184,7 +184,7 @@ impl Searcher {
         let files = Arc::new(files);
         let wld_files = files.clone();
         Ok(MovementTables::lazy(
-            crate::game::Game::of(*self.tb.rules()),
+            crate::rules::game::Game::of(*self.tb.rules()),
             move |sub| kept.get((sub, false), || files[&sub].read_all_mapped()),
             move |sub| wld_kept.get((sub, true), || wld_files[&sub].read_wld_mapped()),
         )

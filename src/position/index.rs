@@ -15,12 +15,12 @@
 //! non-minimal `B`s are then never used: they are holes (1.9% of all slots over the 49
 //! subspaces), which table files store as draws and statistics skip.
 
-use crate::combin::{binom, rank, unrank, BitOps};
-use crate::combin::pdep;
-use crate::geometry::Bits;
+use crate::position::combin::{binom, rank, unrank, BitOps};
+use crate::position::combin::pdep;
+use crate::rules::geometry::Bits;
 use crate::rules::Board;
-use crate::subspace::Subspace;
-use crate::symmetry;
+use crate::position::subspace::Subspace;
+use crate::rules::symmetry;
 use std::sync::OnceLock;
 
 /// Orbits of `k`-point sets under the 16 symmetries.
@@ -45,7 +45,7 @@ impl SetOrbits {
         const UNSET: u32 = u32::MAX;
         // Indexed by the colex rank of the set among all sets of the 24-point grid, on
         // which every board lies.
-        let mut canon = vec![UNSET; binom(crate::game::MAX_POINTS, k) as usize];
+        let mut canon = vec![UNSET; binom(crate::rules::game::MAX_POINTS, k) as usize];
         let mut reps = Vec::new();
         let mut stab = Vec::new();
         let inverse: [usize; symmetry::COUNT] = std::array::from_fn(symmetry::inverse);

@@ -7,6 +7,16 @@
 //! fingerprint hashes every option's value, not the name: `lasker,lasker=no,stones=9`
 //! is `standard` and has its fingerprint.
 
+pub mod board;
+pub mod color;
+pub mod game;
+pub mod geometry;
+pub mod movegen;
+pub mod ply;
+pub mod symmetry;
+
+pub use color::Color;
+
 use std::fmt;
 use std::str::FromStr;
 use xxhash_rust::xxh3::xxh3_64;

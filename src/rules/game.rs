@@ -7,7 +7,7 @@
 //! reads the same numbers through either, and one code path serves every rule set:
 //! the options cost a well-predicted branch each, not a second copy of the loops.
 
-use crate::geometry::{BitIter, Bits};
+use crate::rules::geometry::{BitIter, Bits};
 use crate::rules::{Board, Flying, FullBoard, Removal, Rules, Take};
 use std::sync::{Mutex, OnceLock};
 
@@ -55,13 +55,13 @@ pub struct Game {
 macro_rules! on_board {
     ($g:expr, $B:ident => $e:expr) => {
         if $g.diagonals {
-            type $B = $crate::game::NineDiagonal;
+            type $B = $crate::rules::game::NineDiagonal;
             $e
         } else if $g.six {
-            type $B = $crate::game::Six;
+            type $B = $crate::rules::game::Six;
             $e
         } else {
-            type $B = $crate::game::Nine;
+            type $B = $crate::rules::game::Nine;
             $e
         }
     };
@@ -123,7 +123,7 @@ const fn point_mills_of(mills: &[Bits; MAX_MILLS]) -> [[Bits; 3]; MAX_POINTS] {
     out
 }
 
-const NINE_MILLS: [Bits; MAX_MILLS] = pad_mills(&crate::geometry::MILLS);
+const NINE_MILLS: [Bits; MAX_MILLS] = pad_mills(&crate::rules::geometry::MILLS);
 /// The diagonal board: the standard mills, and the lines through the corners.
 const DIAGONAL_MILLS: [Bits; MAX_MILLS] = {
     let mut out = NINE_MILLS;
@@ -136,7 +136,7 @@ const DIAGONAL_MILLS: [Bits; MAX_MILLS] = {
     out
 };
 const DIAGONAL_ADJ: [Bits; MAX_POINTS] = {
-    let mut adj = crate::geometry::ADJ;
+    let mut adj = crate::rules::geometry::ADJ;
     let mut c = 0;
     while c < 8 {
         adj[c] |= 1 << (8 + c);
@@ -187,7 +187,7 @@ impl Board24 for Six {
 }
 
 impl Board24 for Nine {
-    const ADJ: [Bits; MAX_POINTS] = crate::geometry::ADJ;
+    const ADJ: [Bits; MAX_POINTS] = crate::rules::geometry::ADJ;
     const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&NINE_MILLS);
     const PER_POINT: usize = 2;
     const MILLS: [Bits; MAX_MILLS] = NINE_MILLS;
@@ -385,7 +385,7 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{ADJ, FULL, POINTS, POINT_MILLS};
+    use crate::rules::geometry::{ADJ, FULL, POINTS, POINT_MILLS};
 
     #[test]
     fn the_standard_game_is_the_engines_constants() {
@@ -400,7 +400,7 @@ mod tests {
             assert_eq!(mine, theirs, "point {p}");
         }
         for x in [0u32, 0b111, 0xff_0000, 0x12_3456 & FULL] {
-            assert_eq!(g.removable(x), crate::geometry::removable(x));
+            assert_eq!(g.removable(x), crate::rules::geometry::removable(x));
         }
     }
 

@@ -6,13 +6,13 @@
 //! (`placement::induction`). Each table is written atomically once solved, so a rerun
 //! keeps every complete table and solves only what is missing or damaged.
 
-use crate::index::SubspaceIndex;
-use crate::placement::induction::{solve_sector_deep, solve_sector, SectorTables};
-use crate::sector::Sector;
-use crate::solver::{solve_unit_deep, Limits, Progress, Solved, Stats};
-use crate::subspace::{Subspace, Unit};
+use crate::position::index::SubspaceIndex;
+use crate::solve::placement::induction::{solve_sector_deep, solve_sector, SectorTables};
+use crate::position::sector::Sector;
+use crate::solve::solver::{solve_unit_deep, Limits, Progress, Solved, Stats};
+use crate::position::subspace::{Subspace, Unit};
 use crate::table::{table_path, write_table_deep, TableError, TableFile};
-use crate::value::Deep;
+use crate::position::value::Deep;
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -25,8 +25,8 @@ use std::time::Instant;
 /// fraction of a second.
 ///
 /// ```rust
-/// use morris::generate::{self, Options};
-/// use morris::solver::NoProgress;
+/// use morris::solve::generate::{self, Options};
+/// use morris::solve::solver::NoProgress;
 ///
 /// let dir = tempfile::tempdir()?;
 /// let opts = Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
@@ -85,7 +85,7 @@ pub trait Reporter: Progress {
     fn done(&self, _report: &Report) {}
 }
 
-impl Reporter for crate::solver::NoProgress {}
+impl Reporter for crate::solve::solver::NoProgress {}
 
 /// The movement units to consider, in dependency order: those of `max_stones`, of
 /// `only`, of the movement subspaces the starts reach, and every unit these depend on.
@@ -134,23 +134,23 @@ pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
 /// Solves one unit of placement sectors: by one pass of induction, or by the
 /// retrograde solver under Lasker rules (where moves of a stone lead from the unit
 /// back into it).
-pub fn solve_placement_unit(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::solver::TooDeep> {
+pub fn solve_placement_unit(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::solve::solver::TooDeep> {
     // Induction knows placements only: a Lasker sector's moves go to the retrograde
     // solver even where they leave the unit.
     if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
         Ok(vec![(unit[0], solve_sector(game, unit[0], tables, progress)?)])
     } else {
-        crate::solver::solve_sectors(game, unit, tables, progress)
+        crate::solve::solver::solve_sectors(game, unit, tables, progress)
     }
 }
 
 /// [`solve_placement_unit`], with the values deeper than a byte holds kept exactly.
-pub fn solve_placement_unit_deep(game: &crate::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>, Deep)> {
+pub fn solve_placement_unit_deep(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>, Deep)> {
     if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
         let (values, deep) = solve_sector_deep(game, unit[0], tables, progress);
         vec![(unit[0], values, deep)]
     } else {
-        crate::solver::solve_sectors_deep(game, unit, tables, progress, Limits::TABLE)
+        crate::solve::solver::solve_sectors_deep(game, unit, tables, progress, Limits::TABLE)
     }
 }
 

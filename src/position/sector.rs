@@ -15,8 +15,8 @@
 //! cycle rather than returning an order that would be wrong, and such sectors will be
 //! solved together as units, as the movement subspaces `s-o` and `o-s` are.
 
-use crate::index::SubspaceIndex;
-use crate::subspace::Subspace;
+use crate::position::index::SubspaceIndex;
+use crate::position::subspace::Subspace;
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::str::FromStr;
@@ -138,7 +138,7 @@ impl Sector {
 
     /// Whether the side to move may move a stone on the board: it has one, and no
     /// stone in hand, or the rules are Lasker's.
-    pub fn slides(&self, game: &crate::game::Game) -> bool {
+    pub fn slides(&self, game: &crate::rules::game::Game) -> bool {
         self.s > 0 && (self.sh == 0 || game.rules.lasker)
     }
 
@@ -158,7 +158,7 @@ impl Sector {
     /// The sectors solved together with this one: it and its mirror when moves
     /// without removal lead from each to the other (a cycle: movement sectors, and
     /// Lasker sectors where both sides have stones on the board), else itself alone.
-    pub fn unit(&self, game: &crate::game::Game) -> Vec<Sector> {
+    pub fn unit(&self, game: &crate::rules::game::Game) -> Vec<Sector> {
         let mirror = self.after_slide();
         if self.slides(game) && mirror.slides(game) && mirror != *self {
             let mut v = vec![*self, mirror];
@@ -171,13 +171,13 @@ impl Sector {
 
     /// Whether the unit of this sector has a cycle, so that the retrograde solver
     /// solves it (a sector whose moves all leave it is solved by induction).
-    pub fn cyclic(&self, game: &crate::game::Game) -> bool {
+    pub fn cyclic(&self, game: &crate::rules::game::Game) -> bool {
         self.slides(game) && self.after_slide().slides(game)
     }
 
     /// The sectors this one's moves lead into under `game`'s rules: under `take=each`
     /// a double mill removes two stones, a second capture edge.
-    pub fn children(&self, game: &crate::game::Game) -> Vec<Sector> {
+    pub fn children(&self, game: &crate::rules::game::Game) -> Vec<Sector> {
         let mut out = vec![];
         let plain = self.after_move();
         if Sector::new(plain.s, plain.o, plain.sh, plain.oh).is_some() {
@@ -203,7 +203,7 @@ impl Sector {
     /// The placement sectors of `set` in units (see [`Sector::unit`]), each unit
     /// after every unit its moves lead into. Under rules without Lasker every unit is
     /// one sector, in the order of [`Sector::solve_order`].
-    pub fn solve_units(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
+    pub fn solve_units(set: &BTreeSet<Sector>, game: &crate::rules::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
         if !game.rules.lasker {
             return Ok(Sector::solve_order(set, game)?.into_iter().map(|x| vec![x]).collect());
         }
@@ -214,7 +214,7 @@ impl Sector {
     /// the unit), each unit after the units its members' moves lead into: a
     /// depth-first post-order with an explicit stack. Fails, naming a unit on it, if
     /// the units' graph has a cycle.
-    fn children_first(set: &BTreeSet<Sector>, game: &crate::game::Game, unit_of: impl Fn(Sector) -> Vec<Sector>) -> Result<Vec<Vec<Sector>>, CycleError> {
+    fn children_first(set: &BTreeSet<Sector>, game: &crate::rules::game::Game, unit_of: impl Fn(Sector) -> Vec<Sector>) -> Result<Vec<Vec<Sector>>, CycleError> {
         let head = |x: Sector| unit_of(x)[0];
         // Colour 1 = on the stack, 2 = done.
         let mut state: HashMap<Sector, u8> = HashMap::new();
@@ -261,7 +261,7 @@ impl Sector {
     }
 
     /// Every sector reachable from `root` under `game`'s rules, `root` included.
-    pub fn reachable(root: Sector, game: &crate::game::Game) -> BTreeSet<Sector> {
+    pub fn reachable(root: Sector, game: &crate::rules::game::Game) -> BTreeSet<Sector> {
         let mut seen = BTreeSet::new();
         let mut stack = vec![root];
         while let Some(x) = stack.pop() {
@@ -273,7 +273,7 @@ impl Sector {
     }
 
     /// [`Sector::solve_order`] under `game`'s rules.
-    pub fn solve_order(set: &BTreeSet<Sector>, game: &crate::game::Game) -> Result<Vec<Sector>, CycleError> {
+    pub fn solve_order(set: &BTreeSet<Sector>, game: &crate::rules::game::Game) -> Result<Vec<Sector>, CycleError> {
         let order: Vec<Sector> = Sector::children_first(set, game, |x| vec![x])?.into_iter().flatten().collect();
         // Group by hands, then board, so consecutive sectors share child tables; this
         // is still children-first because every edge lowers the hands or, from a
@@ -336,16 +336,16 @@ mod tests {
 
     #[test]
     fn standard_game_has_the_published_sector_count() {
-        let all = Sector::reachable(Sector::start(9, 9).unwrap(), crate::game::Game::standard());
+        let all = Sector::reachable(Sector::start(9, 9).unwrap(), crate::rules::game::Game::standard());
         let placement = all.iter().filter(|s| !s.is_movement()).count();
         let movement = all.iter().filter(|s| s.is_movement()).count();
         // Gévay & Danner: 498 sectors for the standard game, 49 of them movement ones.
         assert_eq!((placement, movement), (449, 49));
-        let order = Sector::solve_order(&all, crate::game::Game::standard()).unwrap();
+        let order = Sector::solve_order(&all, crate::rules::game::Game::standard()).unwrap();
         assert_eq!(order.len(), 449);
         let pos: HashMap<Sector, usize> = order.iter().enumerate().map(|(i, &x)| (x, i)).collect();
         for x in &order {
-            for c in x.children(crate::game::Game::standard()) {
+            for c in x.children(crate::rules::game::Game::standard()) {
                 if !c.is_movement() {
                     assert!(pos[&c] < pos[x], "{c} after {x}");
                 }

@@ -51,7 +51,7 @@ const fn str_eq(a: &str, b: &str) -> bool {
 /// point number, the bit of the point in a [`Bits`].
 ///
 /// ```rust
-/// use morris::geometry::{point_by_name, NAMES};
+/// use morris::rules::geometry::{point_by_name, NAMES};
 ///
 /// let p = point_by_name("D7").unwrap();
 /// assert_eq!(NAMES[p], "d7");

@@ -22,14 +22,17 @@
 //! counters exact under symmetry: parent orbit P reaches child orbit C by some move if
 //! and only if C's representative has an unmove into P's orbit.
 
-use crate::game::Game;
-use crate::index::{SetOrbits, SubspaceIndex};
-use crate::movegen::for_each_unmove_with;
-use crate::placement::for_each_ply_move;
-use crate::placement::induction::SectorTables;
-use crate::sector::Sector;
-use crate::subspace::{Subspace, Unit};
-use crate::value::{enc_loss, enc_win, is_deep, Deep, Value, DEEP_LOSS, DEEP_WIN, DRAW};
+use crate::rules::game::Game;
+use crate::position::index::{SetOrbits, SubspaceIndex};
+use crate::rules::movegen::for_each_unmove_with;
+use crate::solve::placement::for_each_ply_move;
+use crate::solve::placement::induction::SectorTables;
+use crate::position::sector::Sector;
+use crate::position::subspace::{Subspace, Unit};
+use crate::position::value::{enc_loss, enc_win, is_deep, value_at, Deep, Value, DEEP_LOSS, DEEP_WIN, DRAW};
+// Kept here too: the solver makes these, though the layers below it own them.
+pub use crate::position::value::TooDeep;
+pub use crate::table::stats::Stats;
 use std::collections::HashMap;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -51,7 +54,7 @@ pub trait Progress: Sync {
 }
 
 /// Progress that nobody watches: pass `&NoProgress` where a [`Progress`] or a
-/// [`Reporter`](crate::generate::Reporter) is asked for.
+/// [`Reporter`](crate::solve::generate::Reporter) is asked for.
 pub struct NoProgress;
 impl Progress for NoProgress {}
 
@@ -73,77 +76,6 @@ impl Solved for std::collections::HashMap<Subspace, Vec<u8>> {
     }
 }
 
-/// The value of the byte `b` at `slot` of a table whose deep values are `deep`.
-/// A deep byte without its depth is a broken invariant of the caller (tables are
-/// checked when read), so it panics rather than guess.
-#[inline(always)]
-pub(crate) fn value_at(b: u8, slot: u64, deep: Option<&Deep>) -> Value {
-    if !is_deep(b) {
-        return Value::decode(b);
-    }
-    deep.and_then(|d| d.value(b, slot)).unwrap_or_else(|| panic!("deep value byte {b} at slot {slot} without its depth"))
-}
-
-/// Figures over the positions (not holes) of one solved subspace.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Positions up to symmetry: the index's slots that are not holes.
-    pub positions: u64,
-    /// Positions the side to move wins.
-    pub wins: u64,
-    /// Drawn positions.
-    pub draws: u64,
-    /// Positions the side to move loses.
-    pub losses: u64,
-    /// Depth in plies of the deepest win (0 if there is none).
-    pub max_win: u16,
-    /// Depth in plies of the deepest loss (0 if there is none or all are immediate).
-    pub max_loss: u16,
-}
-
-impl Stats {
-    /// The figures of a solved table: `values` holds one value byte per slot of `index`.
-    pub fn of(index: &SubspaceIndex, values: &[u8]) -> Stats {
-        Stats::of_deep(index, values, None)
-    }
-
-    /// [`Stats::of`] a table with deep values, whose depths are in `deep`.
-    pub fn of_deep(index: &SubspaceIndex, values: &[u8], deep: Option<&Deep>) -> Stats {
-        values
-            .par_chunks(CHUNK)
-            .enumerate()
-            .map(|(c, chunk)| crate::cpu::fast!({
-                let mut st = Stats::default();
-                for (k, &b) in chunk.iter().enumerate() {
-                    let i = (c * CHUNK + k) as u64;
-                    if index.may_be_hole(i) && index.is_hole(i) {
-                        continue;
-                    }
-                    st.positions += 1;
-                    match value_at(b, i, deep) {
-                        Value::Win(d) => {
-                            st.wins += 1;
-                            st.max_win = st.max_win.max(d)
-                        }
-                        Value::Loss(d) => {
-                            st.losses += 1;
-                            st.max_loss = st.max_loss.max(d)
-                        }
-                        Value::Draw => st.draws += 1,
-                    }
-                }
-                st
-            }))
-            .reduce(Stats::default, |a, b| Stats {
-                positions: a.positions + b.positions,
-                wins: a.wins + b.wins,
-                draws: a.draws + b.draws,
-                losses: a.losses + b.losses,
-                max_win: a.max_win.max(b.max_win),
-                max_loss: a.max_loss.max(b.max_loss),
-            })
-    }
-}
 
 struct Member {
     sector: Sector,
@@ -222,9 +154,9 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The table encoding's: [`MAX_WIN`](crate::value::MAX_WIN) and
-    /// [`MAX_LOSS`](crate::value::MAX_LOSS).
-    pub const TABLE: Limits = Limits { max_win: crate::value::MAX_WIN, max_loss: crate::value::MAX_LOSS };
+    /// The table encoding's: [`MAX_WIN`](crate::position::value::MAX_WIN) and
+    /// [`MAX_LOSS`](crate::position::value::MAX_LOSS).
+    pub const TABLE: Limits = Limits { max_win: crate::position::value::MAX_WIN, max_loss: crate::position::value::MAX_LOSS };
 
     #[inline(always)]
     fn is_deep(self, v: Value) -> bool {
@@ -320,20 +252,6 @@ fn prefetch<T>(p: *const T) {
     };
 }
 
-/// A unit whose values go deeper than the one-byte value encoding holds (wins to
-/// [`MAX_WIN`](crate::value::MAX_WIN) plies, losses to
-/// [`MAX_LOSS`](crate::value::MAX_LOSS)): no table can be written for it. The standard
-/// game's deepest value is 204 plies, but other rules can go deeper (`removal=strict`
-/// does, from its 4-6 subspace on).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{sector} has values of {depth} plies or more, beyond the one-byte value encoding of the tables (wins to 251 plies, losses to 252): these rules cannot be tabled in this format")]
-pub struct TooDeep {
-    /// A sector of the unit that holds such a value.
-    pub sector: Sector,
-    /// The first depth that did not fit.
-    pub depth: u16,
-}
-
 /// Solves one unit under `game`'s rules (a 24-point board). `solved` must hold every
 /// subspace in `unit.dependencies(game)`. Fails if a value is deeper than the
 /// encoding holds.
@@ -412,7 +330,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
             ],
         ];
         let outside = &outside;
-        let ply = crate::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
+        let ply = crate::solve::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
         let (full_draw, full) = (game.full_board_draw, game.full);
         let m = &mut members[j];
         let (index, value, counter, deep, cap_deep) = (&m.index, &m.value, &m.counter, &m.deep, &m.cap_deep);
@@ -432,14 +350,14 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                 let (mut n, mut other) = (0usize, false);
                 // Non-capturing children keep our opponent's stones as their mover's.
                 let prep = target_index.as_ref().and_then(|t| t.prepare(opp, true));
-                let mut last_capturer = [0 as crate::geometry::Bits; 3];
+                let mut last_capturer = [0 as crate::rules::geometry::Bits; 3];
                 let mut cap_prep = [None, None, None];
                 let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
                 for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
                     let (cm, co) = (opp_after, after);
                     // A move names every stone it removes (two for a double mill under `take=each`).
-                    let removed = (mv.capture != crate::movegen::NONE) as usize + (mv.capture2 != crate::movegen::NONE) as usize;
-                    let placed = (mv.from == crate::movegen::NONE) as usize;
+                    let removed = (mv.capture != crate::rules::movegen::NONE) as usize + (mv.capture2 != crate::rules::movegen::NONE) as usize;
+                    let placed = (mv.from == crate::rules::movegen::NONE) as usize;
                     if let (0, 0, Some(t)) = (removed, placed, target_index.as_ref()) {
                         kids[n] = t.index_with(&prep, cm, co);
                         n += 1;
@@ -627,7 +545,7 @@ mod tests {
     fn values_beyond_the_encoding_are_an_error() {
         let unit = Unit::all_in_order().into_iter().find(|u| u.members().contains(&Subspace::new(3, 4).unwrap())).unwrap();
         let sub33 = Subspace::new(3, 3).unwrap();
-        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(crate::value::MAX_LOSS); SubspaceIndex::new(sub33).len() as usize])].into();
+        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(crate::position::value::MAX_LOSS); SubspaceIndex::new(sub33).len() as usize])].into();
         let err = solve_unit(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
         assert_eq!(err.depth, 253);
         // Only 3-4's captures lead into 3-3 (4-3's leave two stones): the error names it,

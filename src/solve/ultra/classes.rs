@@ -22,13 +22,13 @@
 //!    level makes it lose one ply after that child (the longest resistance).
 //! 3. What is left stays in the unit: `δ = 0`, no depth.
 
-use crate::game::Game;
-use crate::index::{SetOrbits, SubspaceIndex};
-use crate::movegen::for_each_unmove_with;
-use crate::placement::for_each_ply_move;
-use crate::sector::Sector;
-use crate::solver::dedup_sorted;
-use crate::value::DRAW;
+use crate::rules::game::Game;
+use crate::position::index::{SetOrbits, SubspaceIndex};
+use crate::rules::movegen::for_each_unmove_with;
+use crate::solve::placement::for_each_ply_move;
+use crate::position::sector::Sector;
+use crate::solve::solver::dedup_sorted;
+use crate::position::value::DRAW;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -148,7 +148,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
             (_, r) => sector.after_removing(r).filter(|_| sector.places() && take_two(r)),
         };
         let unheld: [[bool; 3]; 2] = std::array::from_fn(|p| std::array::from_fn(|r| child(p, r as u8).is_some() && outside[p][r].is_none()));
-        let ply = crate::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
+        let ply = crate::solve::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
         let (index, values, counter, delta, rank) = (&m.index, m.values, &m.counter, &m.delta, m.rank);
         let opp_orbits = SetOrbits::get(sector.o as usize);
         m.exit.par_chunks_mut(CHUNK).enumerate().for_each(|(c, exits)| crate::cpu::fast!({
@@ -165,7 +165,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
                     any = true;
                     let (cm, co) = (opp_after, after);
                     let removed = (sector.o as u32 - cm.count_ones()) as usize;
-                    let placed = (mv.from == crate::movegen::NONE) as usize;
+                    let placed = (mv.from == crate::rules::movegen::NONE) as usize;
                     if let (0, 0, Some((ti, tv))) = (removed, placed, target.as_ref()) {
                         let slot = ti.index(cm, co);
                         if tv[slot as usize] == DRAW {

@@ -205,14 +205,14 @@ mod tests {
     /// reading order, adjacency, mills and symmetry group.
     #[test]
     fn the_nine_board_is_the_engines() {
-        use crate::geometry::{ADJ, MILLS, NAMES, READING_ORDER};
+        use crate::rules::geometry::{ADJ, MILLS, NAMES, READING_ORDER};
         let g = Board::Nine.geometry();
         assert_eq!(g.names, NAMES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
-        assert_eq!(g.mask, crate::geometry::FULL);
+        assert_eq!(g.mask, crate::rules::geometry::FULL);
         assert_eq!(g.reading, READING_ORDER.to_vec());
         assert_eq!(g.adj, ADJ.to_vec());
         assert_eq!(g.mills.iter().copied().collect::<BTreeSet<u32>>(), MILLS.iter().copied().collect::<BTreeSet<u32>>());
-        let engine: BTreeSet<Vec<u8>> = (0..crate::symmetry::COUNT).map(|s| (0..24).map(|p| crate::symmetry::map_point(s, p) as u8).collect()).collect();
+        let engine: BTreeSet<Vec<u8>> = (0..crate::rules::symmetry::COUNT).map(|s| (0..24).map(|p| crate::rules::symmetry::map_point(s, p) as u8).collect()).collect();
         assert_eq!(g.symmetries.iter().cloned().collect::<BTreeSet<Vec<u8>>>(), engine);
     }
 }

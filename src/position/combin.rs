@@ -5,7 +5,7 @@
 //! depend on the universe size, so one table serves every subspace. Ranking is done a
 //! byte at a time from precomputed partial sums, to keep `index` free of loops.
 
-use crate::geometry::Bits;
+use crate::rules::geometry::Bits;
 use std::sync::OnceLock;
 
 const fn build_binom() -> [[u64; 33]; 33] {
@@ -145,7 +145,7 @@ pub fn pdep(v: Bits, mask: Bits) -> Bits {
 /// instruction in every caller (probes and benches included), not only inside `fast!`.
 #[cfg(target_arch = "x86_64")]
 mod bmi2_asm {
-    use crate::geometry::Bits;
+    use crate::rules::geometry::Bits;
     use std::arch::asm;
 
     #[inline(always)]

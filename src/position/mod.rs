@@ -1,36 +1,17 @@
 //! Positions and the notation of RULES.md: `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`.
 
-use crate::geometry::Bits;
-use crate::subspace::Subspace;
+pub mod combin;
+pub mod index;
+pub mod sector;
+pub mod subspace;
+pub mod value;
+
+use crate::rules::geometry::Bits;
+use crate::position::subspace::Subspace;
 use crate::rules::{Board, Rules};
 use std::fmt;
 
-/// A side. Only the side to move matters to values (they are always from its point of
-/// view), so colour is a matter of display and of the notation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    /// `W` on the board, `w` as side to move; places first from the empty board.
-    White,
-    /// `B` on the board, `b` as side to move.
-    Black,
-}
-
-impl Color {
-    /// The opponent of this side.
-    pub fn other(self) -> Color {
-        match self {
-            Color::White => Color::Black,
-            Color::Black => Color::White,
-        }
-    }
-    /// `"White"` or `"Black"`, for messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Color::White => "White",
-            Color::Black => "Black",
-        }
-    }
-}
+pub use crate::rules::Color;
 
 /// Why a position was refused: by the parser ([`Position::parse`]), by
 /// [`Position::from_lists`], or by the checks of [`Position::new`] and
@@ -126,7 +107,7 @@ pub enum PositionError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     /// White's stones on the board: bit `p` is point `p` of
-    /// [`geometry::NAMES`](crate::geometry::NAMES).
+    /// [`geometry::NAMES`](crate::rules::geometry::NAMES).
     pub white: Bits,
     /// Black's stones on the board, like `white`.
     pub black: Bits,
@@ -320,7 +301,7 @@ impl Position {
     /// assert_eq!(names.len(), 19 + 2, "19 other empty points, 2 captures on g7");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn legal_moves(&self) -> Vec<crate::movegen::Move> {
+    pub fn legal_moves(&self) -> Vec<crate::rules::movegen::Move> {
         self.children().into_iter().map(|(mv, _)| mv).collect()
     }
 
@@ -328,15 +309,15 @@ impl Position {
     /// error names the move and the position. A capture must be part of `mv`
     /// (`d1xg7`): the plain `d1` that closes a mill is not a legal move, unless the
     /// opponent has no stone on the board to take.
-    pub fn play(&self, mv: &crate::movegen::Move) -> Result<Position, PositionError> {
+    pub fn play(&self, mv: &crate::rules::movegen::Move) -> Result<Position, PositionError> {
         self.children().into_iter().find(|(m, _)| m == mv).map(|(_, p)| p).ok_or_else(|| PositionError::IllegalMove(self.move_name(mv), self.to_string()))
     }
 
     /// Legal moves with the positions they lead to, in [`Position::legal_moves`] order,
     /// under the position's rules. A full board has no move, under either `full-board`
     /// option.
-    pub fn children(&self) -> Vec<(crate::movegen::Move, Position)> {
-        use crate::placement::{for_each_ply_move, Ply};
+    pub fn children(&self) -> Vec<(crate::rules::movegen::Move, Position)> {
+        use crate::rules::ply::{for_each_ply_move, Ply};
         let game = self.rules.game();
         let (mh, oh) = if self.to_move == Color::White { (self.white_hand, self.black_hand) } else { (self.black_hand, self.white_hand) };
         let (m, o) = (self.mover().count_ones() as u8, self.opponent().count_ones() as u8);
@@ -356,12 +337,12 @@ impl Position {
     /// Parses a move in the notation (`d1`, `a1-a4`, `a1-a4xd7`, `d1xg7`, `d1xg7xa7`)
     /// with the point names of this position's board. Whether it is legal here is
     /// [`Position::play`]'s question.
-    pub fn parse_move(&self, text: &str) -> Result<crate::movegen::Move, crate::movegen::MoveParseError> {
-        crate::movegen::Move::parse_on(self.rules.board, text)
+    pub fn parse_move(&self, text: &str) -> Result<crate::rules::movegen::Move, crate::rules::movegen::MoveParseError> {
+        crate::rules::movegen::Move::parse_on(self.rules.board, text)
     }
 
     /// The move `mv` from this position in the notation, with this board's point names.
-    pub fn move_name(&self, mv: &crate::movegen::Move) -> String {
+    pub fn move_name(&self, mv: &crate::rules::movegen::Move) -> String {
         mv.notation(self.rules.board)
     }
 
@@ -401,7 +382,7 @@ impl fmt::Display for Position {
 /// sorted by name): the format [`Position::from_lists`] reads.
 pub fn point_list(board: Board, bits: Bits) -> String {
     let names = &board.geometry().names;
-    crate::geometry::BitIter(bits).map(|p| names[p].as_str()).collect::<Vec<_>>().join(",")
+    crate::rules::geometry::BitIter(bits).map(|p| names[p].as_str()).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]
@@ -458,8 +439,9 @@ mod tests {
     #[test]
     fn moves_follow_the_position_rules() {
         let morabaraba: Rules = "morabaraba".parse().unwrap();
-        let text = "W......................B w";
-        let (a, b) = (Position::parse(text, STD).unwrap(), Position::parse(text, morabaraba).unwrap());
+        let lists = ("a7,g1,d3,e3", "g7,a1,c5,e5");
+        let a = Position::from_lists(STD, lists.0, lists.1, Color::White, 0, 0).unwrap();
+        let b = Position::from_lists(morabaraba, lists.0, lists.1, Color::White, 0, 0).unwrap();
         let (ma, mb) = (a.legal_moves(), b.legal_moves());
         assert!(mb.len() > ma.len(), "a7 has a diagonal under Morabaraba: {} against {}", mb.len(), ma.len());
         let diag = b.parse_move("a7-b6").unwrap();

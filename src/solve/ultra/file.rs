@@ -29,11 +29,11 @@
 //! | 128 | the canonical rule string, NUL-padded |
 
 use crate::rules::Rules;
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use crate::table::writer::write_atomic;
 use crate::table::{TableError, TableFile};
-use crate::ultra::classes::{Classes, NO_CLASS};
-use crate::value::DRAW;
+use crate::solve::ultra::classes::{Classes, NO_CLASS};
+use crate::position::value::DRAW;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::xxh3_64;
@@ -68,7 +68,7 @@ const RANK_AT: usize = 72;
 ///
 /// Only the unfavoured draws (class below the rank) keep their depth: a favoured draw's
 /// depth is 1 + the least depth among its best moves, whose in-unit children are
-/// unfavoured draws, so it is found one ply up ([`crate::ultra::check::fill_favoured`],
+/// unfavoured draws, so it is found one ply up ([`crate::solve::ultra::check::fill_favoured`],
 /// `Tablebase::probe_class`). That halves the class files of the whole game, whose
 /// depths take 2 bits a draw even under zstd.
 #[doc(hidden)]
@@ -440,7 +440,7 @@ impl ClassFile {
 
     /// Every slot's class, as the class pass made it (holes as stored), with the depths
     /// of unfavoured draws; favoured draws have depth 0 until
-    /// [`crate::ultra::check::fill_favoured`] finds theirs.
+    /// [`crate::solve::ultra::check::fill_favoured`] finds theirs.
     pub fn read_all(&self, strong: &TableFile) -> Result<Classes, TableError> {
         let stored = strong.read_all()?;
         let bs = self.header.block_size as usize;

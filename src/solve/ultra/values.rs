@@ -5,7 +5,7 @@
 //! 20th digit: they are compared exactly, as 128-bit fractions, so that the ranks (and
 //! every draw class built on them) do not depend on rounding.
 
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

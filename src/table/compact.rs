@@ -12,12 +12,12 @@
 //! user wants to save. Probes of omitted sectors cost one lookup per move instead of
 //! one in all, which is the price of the smaller set.
 
-use crate::sector::Sector;
+use crate::position::sector::Sector;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// [`omissible`] under `game`'s rules, whose sector graph it uses (`take=each` has a
 /// second capture edge).
-pub fn omissible(weights: &BTreeMap<Sector, u64>, game: &crate::game::Game) -> BTreeSet<Sector> {
+pub fn omissible(weights: &BTreeMap<Sector, u64>, game: &crate::rules::game::Game) -> BTreeSet<Sector> {
     let present = |x: &Sector| weights.contains_key(x);
     // A sector may be left out only if every child is a table here, itself excluded.
     let eligible = |x: &Sector| {
@@ -88,7 +88,7 @@ mod tests {
 
     #[test]
     fn omitted_sectors_only_lead_into_kept_ones() {
-        let all = Sector::reachable(Sector::start(9, 9).unwrap(), crate::game::Game::standard());
+        let all = Sector::reachable(Sector::start(9, 9).unwrap(), crate::rules::game::Game::standard());
         let mut weights: BTreeMap<Sector, u64> = all.iter().map(|&x| (x, x.index().len())).collect();
         // The movement subspaces that 9-9 does not reach through captures are there too.
         for s in 3..=9 {
@@ -98,9 +98,9 @@ mod tests {
             }
         }
         assert_eq!(weights.len(), 498);
-        let omitted = omissible(&weights, crate::game::Game::standard());
+        let omitted = omissible(&weights, crate::rules::game::Game::standard());
         for x in &omitted {
-            for c in x.children(crate::game::Game::standard()) {
+            for c in x.children(crate::rules::game::Game::standard()) {
                 assert!(weights.contains_key(&c) && !omitted.contains(&c), "{x} leads into {c}");
             }
         }
@@ -112,7 +112,7 @@ mod tests {
         assert!(left_out * 5 > total * 2, "a compact set leaves out {left_out} of {total} slots");
         // Without a child's table, a sector must be kept.
         weights.remove(&Sector::new(9, 9, 0, 0).unwrap());
-        let omitted = omissible(&weights, crate::game::Game::standard());
-        assert!(omitted.iter().all(|x| x.children(crate::game::Game::standard()).iter().all(|c| weights.contains_key(c))));
+        let omitted = omissible(&weights, crate::rules::game::Game::standard());
+        assert!(omitted.iter().all(|x| x.children(crate::rules::game::Game::standard()).iter().all(|c| weights.contains_key(c))));
     }
 }

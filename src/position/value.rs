@@ -8,6 +8,7 @@
 //! list: some rule sets (`removal=strict`) go deeper, and a byte per position stays
 //! the cost of every table, however deep a few of its values are.
 
+use crate::position::sector::Sector;
 use std::fmt;
 
 /// The game-theoretic value of a position for its side to move, with the depth in
@@ -154,7 +155,7 @@ pub const fn enc_loss(d: u16) -> u8 {
 /// few enough to keep as a sorted list and find by binary search.
 ///
 /// ```rust
-/// use morris::value::{Deep, Value, DEEP_WIN};
+/// use morris::position::value::{Deep, Value, DEEP_WIN};
 ///
 /// let deep = Deep::new(vec![(9, 301), (2, 255)]);
 /// assert_eq!(deep.value(DEEP_WIN, 2), Some(Value::Win(255)));
@@ -280,7 +281,7 @@ impl fmt::Display for Wdl {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MoveInfo<V = Value> {
     /// The move.
-    pub mv: crate::movegen::Move,
+    pub mv: crate::rules::movegen::Move,
     /// The position after it.
     pub child: crate::position::Position,
     /// Its value for the side that plays it: the value of the position before it, if
@@ -292,6 +293,31 @@ pub struct MoveInfo<V = Value> {
 /// so that every front end lists them alike and `best_move` is deterministic.
 pub fn sort_moves<V: Ord + Copy>(moves: &mut [MoveInfo<V>]) {
     moves.sort_by_key(|m| (std::cmp::Reverse(m.value), m.mv.from, m.mv.to, m.mv.capture));
+}
+
+/// The value of the byte `b` at `slot` of a table whose deep values are `deep`.
+/// A deep byte without its depth is a broken invariant of the caller (tables are
+/// checked when read), so it panics rather than guess.
+#[inline(always)]
+pub fn value_at(b: u8, slot: u64, deep: Option<&Deep>) -> Value {
+    if !is_deep(b) {
+        return Value::decode(b);
+    }
+    deep.and_then(|d| d.value(b, slot)).unwrap_or_else(|| panic!("deep value byte {b} at slot {slot} without its depth"))
+}
+
+/// A unit whose values go deeper than the one-byte value encoding holds (wins to
+/// [`MAX_WIN`](MAX_WIN) plies, losses to
+/// [`MAX_LOSS`](MAX_LOSS)): no table can be written for it. The standard
+/// game's deepest value is 204 plies, but other rules can go deeper (`removal=strict`
+/// does, from its 4-6 subspace on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{sector} has values of {depth} plies or more, beyond the one-byte value encoding of the tables (wins to 251 plies, losses to 252): these rules cannot be tabled in this format")]
+pub struct TooDeep {
+    /// A sector of the unit that holds such a value.
+    pub sector: Sector,
+    /// The first depth that did not fit.
+    pub depth: u16,
 }
 
 #[cfg(test)]

@@ -6,11 +6,11 @@
 
 use super::classes::{Classes, NO_CLASS};
 use super::values::SectorValues;
-use crate::game::Game;
-use crate::index::SubspaceIndex;
-use crate::placement::for_each_ply_move;
-use crate::sector::Sector;
-use crate::value::DRAW;
+use crate::rules::game::Game;
+use crate::position::index::SubspaceIndex;
+use crate::solve::placement::for_each_ply_move;
+use crate::position::sector::Sector;
+use crate::position::value::DRAW;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -56,7 +56,7 @@ fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Secto
     let own = get(x).expect("the sector's own tables");
     let rank = values.get(x).unwrap_or(0);
     let stays_into = (x.cyclic(game) && x.unit(game).contains(&x.after_slide())).then(|| x.after_slide());
-    let ply = crate::placement::Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
+    let ply = crate::solve::placement::Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     // Children by [placed][removed]; the in-unit child is [0][0] when the unit cycles.
     let table = |c: Option<Sector>| c.and_then(|c| Some((c.index_on(board), get(c)?)));
     let take_two = |k: u8| k == 1 || game.take_each;
@@ -87,7 +87,7 @@ fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Secto
             any = true;
             let (cm, co) = (opp_after, after);
             let removed = (x.o as u32 - cm.count_ones()) as usize;
-            let placed = (mv.from == crate::movegen::NONE) as usize;
+            let placed = (mv.from == crate::rules::movegen::NONE) as usize;
             let Some((ci, t)) = &kids[placed][removed] else { return };
             let slot = ci.index(cm, co) as usize;
             if t.values[slot] != DRAW {
@@ -153,7 +153,7 @@ pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn
 /// Checks the classes of every sector the directory's sector values rank (the
 /// sectors of the starts that were classed) one ply up, from each sector's strong
 /// table and class file.
-pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn crate::solver::Progress) -> Result<ClassOutcome, super::run::UltraError> {
+pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn crate::solve::solver::Progress) -> Result<ClassOutcome, super::run::UltraError> {
     use super::file::ClassFile;
     use crate::table::{table_path, TableFile};
     use std::collections::{BTreeSet, HashMap};

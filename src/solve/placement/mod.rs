@@ -24,18 +24,21 @@ mod tt;
 pub use searcher::{SearchOptions, Searcher};
 pub use tt::Tt;
 
-use crate::game::Game;
-use crate::geometry::{BitIter, Bits};
-use crate::index::SubspaceIndex;
-use crate::movegen::{for_each_move, for_each_move_with, Move, NONE};
-use crate::position::{Color, Position};
-use crate::subspace::Subspace;
+use crate::rules::game::Game;
+use crate::rules::geometry::Bits;
+use crate::position::index::SubspaceIndex;
+use crate::rules::movegen::for_each_move;
+use crate::position::Position;
+use crate::position::subspace::Subspace;
 use crate::table::TableError;
-use crate::value::{is_deep, Deep, MoveInfo, Value};
+use crate::position::value::{is_deep, Deep, MoveInfo, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use search::solve;
+// The move generation of a ply lives with the rules; the placement solvers use it.
+pub(crate) use crate::rules::ply::{for_each_ply_move, Ply};
+pub use crate::rules::ply::children;
 
 /// A whole table's value bytes: a `Vec<u8>`, or memory mapped with huge pages.
 pub type Values = Arc<dyn AsRef<[u8]> + Send + Sync>;
@@ -99,7 +102,7 @@ impl MovementTables {
     /// where a deep list says so. Searches bound their scores with them.
     pub fn deepest(&self) -> (u16, u16) {
         let deep = |odd: u16| self.deep.values().flat_map(|d| d.entries()).map(|e| e.1).filter(|d| d % 2 == odd).max().unwrap_or(0);
-        (deep(1).max(crate::value::MAX_WIN), deep(0).max(crate::value::MAX_LOSS))
+        (deep(1).max(crate::position::value::MAX_WIN), deep(0).max(crate::position::value::MAX_LOSS))
     }
 
     /// [`MovementTables::from_map`] for the tables of `game`'s rules.
@@ -254,102 +257,14 @@ pub(crate) fn prefetch<T>(at: *const T) {
     };
 }
 
-/// Hands and side to move at one ply from the root.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Ply {
-    pub white_hand: u8,
-    pub black_hand: u8,
-    pub to_move: Color,
-}
-
-impl Ply {
-    pub fn next(self) -> Ply {
-        let mut p = self;
-        match self.to_move {
-            Color::White if p.white_hand > 0 => p.white_hand -= 1,
-            Color::Black if p.black_hand > 0 => p.black_hand -= 1,
-            _ => {}
-        }
-        p.to_move = self.to_move.other();
-        p
-    }
-    /// The ply after `mv`: a placement empties the hand by one, a move (Lasker, with
-    /// stones in hand) keeps it.
-    pub fn after(self, mv: &Move) -> Ply {
-        if mv.from == NONE {
-            self.next()
-        } else {
-            Ply { to_move: self.to_move.other(), ..self }
-        }
-    }
-    pub fn mover_hand(self) -> u8 {
-        if self.to_move == Color::White { self.white_hand } else { self.black_hand }
-    }
-    pub fn opp_hand(self) -> u8 {
-        if self.to_move == Color::White { self.black_hand } else { self.white_hand }
-    }
-    pub fn is_movement(self) -> bool {
-        self.white_hand == 0 && self.black_hand == 0
-    }
-    /// The plies of a game from `root` up to and including the first movement ply.
-    pub fn schedule(root: &Position) -> Vec<Ply> {
-        let mut plies = vec![Ply { white_hand: root.white_hand, black_hand: root.black_hand, to_move: root.to_move }];
-        while !plies.last().unwrap().is_movement() {
-            let next = plies.last().unwrap().next();
-            plies.push(next);
-        }
-        plies
-    }
-    /// (white, black) from (mover, opponent) at this ply.
-    pub fn colours(self, mover: Bits, opp: Bits) -> (Bits, Bits) {
-        if self.to_move == Color::White { (mover, opp) } else { (opp, mover) }
-    }
-}
-
-/// Calls `f(move, mover_after, opp_after)` for every move of the side to move at a ply
-/// (placements while it has stones in hand, moves after), from its own point of view,
-/// under `game`'s rules. Under `lasker` a side with stones both in hand and on the
-/// board may also move a stone (the moves come after the placements); the hand of a
-/// side that moves stays as it is (see [`Ply::after`]).
-#[inline(always)]
-pub(crate) fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
-    if ply.mover_hand() == 0 {
-        for_each_move_with(game, mover, opp, 0, ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
-        return;
-    }
-    // Lasker: a side with stones both in hand and on the board may move instead.
-    if game.rules.lasker && mover != 0 {
-        for_each_move_with(game, mover, opp, ply.mover_hand(), ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
-    }
-    let empty = !(mover | opp) & game.full;
-    // Empty when a mill takes nothing: against an empty board, or `removal=strict`
-    // with every stone in a mill (see `Game::removable`).
-    let rem = game.removable(opp);
-    for to in BitIter(empty) {
-        let after = mover | 1 << to;
-        let mills = game.mills_closed(after, to);
-        if mills == 0 || rem == 0 {
-            f(Move { from: NONE, to: to as u8, capture: NONE, capture2: NONE }, after, opp);
-        } else if mills >= 2 && game.take_each {
-            game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
-                let (capture, capture2) = crate::movegen::removed_pair(opp, left);
-                f(Move { from: NONE, to: to as u8, capture, capture2 }, after, left)
-            });
-        } else {
-            for r in BitIter(rem) {
-                f(Move { from: NONE, to: to as u8, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
-            }
-        }
-    }
-}
-
 /// The terminal value of a position before any move, if the game is already over.
 pub(crate) fn terminal(ply: Ply, mover: Bits) -> Option<Value> {
-    if mover.count_ones() + (ply.mover_hand() as u32) < 3 {
-        Some(Value::Loss(0))
-    } else {
-        None
-    }
+    crate::rules::ply::has_lost(ply, mover).then_some(Value::Loss(0))
+}
+
+/// The plies from `root` up to and including the first movement ply.
+pub(crate) fn schedule(root: &Position) -> Vec<Ply> {
+    Ply { white_hand: root.white_hand, black_hand: root.black_hand, to_move: root.to_move }.schedule()
 }
 
 /// The result of solving the game from one root.
@@ -358,7 +273,7 @@ pub struct Solution {
     pub value: Value,
     /// Every legal move from the root with the position it leads to and its value for
     /// the side that plays it, best first.
-    pub moves: Vec<crate::value::MoveInfo>,
+    pub moves: Vec<crate::position::value::MoveInfo>,
     /// Placement positions (up to symmetry) the solver evaluated.
     pub nodes: u64,
 }
@@ -376,42 +291,8 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
             moves.push(MoveInfo { mv, child, value: tables.value(cm, co).parent() })
         });
     }
-    crate::value::sort_moves(&mut moves);
+    crate::position::value::sort_moves(&mut moves);
     Solution { value: tables.value(m, o), moves, nodes: 0 }
 }
 
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::geometry::point_by_name;
-
-    /// A mill closed against an opponent with no stone on the board: the placement is
-    /// legal and removes nothing (the rule `geometry::removable` documents).
-    #[test]
-    fn mill_against_an_empty_board_removes_nothing() {
-        let white = (1 << point_by_name("a1").unwrap()) | (1 << point_by_name("d1").unwrap());
-        let ply = Ply { white_hand: 1, black_hand: 3, to_move: Color::White };
-        let mut moves = vec![];
-        for_each_ply_move(Game::standard(), ply, white, 0, |mv, after, opp| moves.push((mv.to_string(), after, opp)));
-        assert_eq!(moves.len(), 22);
-        let g1 = moves.iter().find(|m| m.0 == "g1").expect("closing the mill is a legal placement");
-        assert_eq!(g1.2, 0);
-        assert_eq!(g1.1.count_ones(), 3);
-    }
-}
-
-/// The children of a position under `game`'s rules, each from its own side to move's
-/// point of view: `(mover, opp, mover_hand, opp_hand)` after the move and its
-/// removals. `mover_hand` and `opp_hand` are the stones in hand before the move. For
-/// tests that compare move generation with an independent implementation; the solvers
-/// use the same generator through `for_each_ply_move`.
-pub fn children(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Vec<(Bits, Bits, u8, u8)> {
-    let ply = Ply { white_hand: mover_hand, black_hand: opp_hand, to_move: Color::White };
-    let mut out = Vec::new();
-    for_each_ply_move(game, ply, mover, opp, |mv, after, opp_after| {
-        let next = ply.after(&mv);
-        out.push((opp_after, after, next.black_hand, next.white_hand))
-    });
-    out
-}

@@ -7,13 +7,13 @@
 //! small starts and late placement positions only.
 
 use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
-use crate::value::{sort_moves, MoveInfo};
-use crate::game::{Game, MAX_POINTS};
-use crate::geometry::Bits;
-use crate::index::SetOrbits;
+use crate::position::value::{sort_moves, MoveInfo};
+use crate::rules::game::{Game, MAX_POINTS};
+use crate::rules::geometry::Bits;
+use crate::position::index::SetOrbits;
 use crate::position::{Color, Position};
-use crate::solver::Progress;
-use crate::value::Value;
+use crate::solve::solver::Progress;
+use crate::position::value::Value;
 use rayon::prelude::*;
 
 fn key(white: Bits, black: Bits) -> u64 {
@@ -37,7 +37,7 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
         return movement_root(root, tables);
     }
     let game = tables.game();
-    let plies = Ply::schedule(root);
+    let plies = super::schedule(root);
     // plies[t] for t < last are placement-phase plies; plies[last] is movement.
     let last = plies.len() - 1;
     let split = |ply: Ply, k: u64| -> (Bits, Bits) {
