@@ -1,4 +1,4 @@
-//! Positions and the notation of RULES.md: `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`.
+//! Positions and their notation (`docs/rules.md`): `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`.
 
 use crate::geometry::Bits;
 use crate::subspace::Subspace;
@@ -78,7 +78,7 @@ pub enum PositionError {
 
 /// A full position: stones on the board, stones in hand, and the side to move.
 ///
-/// The text form (`FromStr` and `Display`) is the notation of RULES.md:
+/// The text form (`FromStr` and `Display`) is the notation of `docs/rules.md`:
 /// `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`. `BOARD` is 24 characters `W`, `B` or `.`
 /// in reading order, row by row from the top and left to right within a row
 /// (`a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1`); `SIDE` is
@@ -92,7 +92,7 @@ pub enum PositionError {
 /// ```rust
 /// use morris::{Color, Position};
 ///
-/// // The empty board of the standard game, and a movement position of RULES.md.
+/// // The empty board of the standard game, and a movement position of docs/rules.md.
 /// let start: Position = "........................ w 9 9".parse()?;
 /// assert_eq!((start.white_hand, start.to_move), (9, Color::White));
 /// assert_eq!(start.legal_moves().len(), 24);
@@ -248,7 +248,7 @@ impl Position {
     }
 
     /// Every legal move (placements while the side to move has stones in hand), in the
-    /// notation of RULES.md through `Display`. None once the game is over: a side with
+    /// notation of `docs/rules.md` through `Display`. None once the game is over: a side with
     /// fewer than 3 stones on the board and in hand has lost, and a side that must slide
     /// but cannot is blocked and loses. An invalid position (see [`Position::validate`])
     /// has none either.
@@ -447,7 +447,7 @@ mod tests {
         assert!(Position::from_lists("z9", "", Color::White, 0, 0).is_err());
     }
 
-    /// The 16-point board has its own notation (VARIANTS.md): 16 characters in the
+    /// The 16-point board has its own notation (docs/rules.md): 16 characters in the
     /// order a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1, and the names a1..e5.
     #[test]
     fn the_sixteen_point_notation() {

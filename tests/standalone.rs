@@ -53,7 +53,7 @@ fn outside_references(text: &str) -> Vec<String> {
     for (i, line) in text.lines().enumerate() {
         let bare = names.iter().any(|n| {
             line.match_indices(n.as_str()).any(|(at, _)| {
-                // A name inside a longer one (`MY_RULES.md`) is another file.
+                // A name inside a longer one (with `MY_` before it, say) is another file.
                 let before = line[..at].chars().next_back();
                 !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
             })
@@ -188,9 +188,11 @@ fn the_rules_document_is_in_the_repository_and_linked() {
 #[test]
 fn the_checks_catch_what_they_should() {
     let name = |n: &str| format!("{n}.md");
-    assert_eq!(outside_references(&format!("see [the rules](../shared/{})", name("RULES"))).len(), 1);
+    let shared = "shared";
+    assert_eq!(outside_references(&format!("see [the rules](../{shared}/{})", name("RULES"))).len(), 1);
     assert_eq!(outside_references(&format!("/// options of `{}`", name("VARIANTS"))).len(), 1);
-    assert_eq!(outside_references(&format!("// figures of shared/{}", name("REFERENCES"))).len(), 1);
+    assert_eq!(outside_references(&format!("// figures of {shared}/{}", name("REFERENCES"))).len(), 1);
+    assert_eq!(outside_references(&format!("see ../{shared}/notes")).len(), 1);
     assert!(outside_references("see docs/rules.md#notation, and docs/ultra.md").is_empty());
     assert!(outside_references(&format!("MY_{}", name("RULES"))).is_empty());
     assert_eq!(anchors("# A title\n## The `take=each` rule: one, two\n```\n# not a heading\n```\n## A title"), ["a-title", "the-takeeach-rule-one-two", "a-title-1"]);
