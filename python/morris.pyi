@@ -1,5 +1,5 @@
 """Exact values of Nine Men's Morris positions and its relatives, read from the tables
-of `morris solve`. Positions use the notation of RULES.md:
+of `morris solve`. Positions use the notation of docs/rules.md:
 "BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]", for example "........................ w 9 9"."""
 
 from os import PathLike
@@ -38,7 +38,7 @@ class Move:
 
     @property
     def name(self) -> str:
-        """RULES.md notation: "d1", "a7-d7", "d1xa7"."""
+        """The notation of docs/rules.md: "d1", "a7-d7", "d1xa7"."""
     @property
     def position(self) -> str: ...
     @property

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 dir=${1:-databases}
 bin=${MORRIS:-target/release/morris}
 [ -x "$bin" ] || cargo build --release --quiet
-# rows WK = 3..9, columns BK = 3..9 (REFERENCES.md)
+# rows WK = 3..9, columns BK = 3..9 (docs/rules.md, "Published figures")
 table=(
 "W23 D D L12 L12 L12 L12"
 "D D D D L20 L16 L16"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Solves the Lasker and Morabaraba starts with WK, BK <= MAX (default 5; every one into one directory
 # per rule set), each under /usr/bin/time -v, and compares the value of each empty board
-# with Tables III and IV of VARIANTS.md (Gévay & Danner). Prints one line per start:
+# with Gévay & Danner's Tables III and IV (docs/rules.md). Prints one line per start:
 # rule set, start, value, published value, wall time of that start's solve (the tables
 # of earlier starts are kept, so each time is what the start adds), peak memory.
 # Starts beyond 5 have no published value ("-"): only those up to 5 can differ.

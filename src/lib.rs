@@ -1,7 +1,7 @@
 #![warn(missing_docs)]
 //! `morris`: a strong solver, table format and probe for Nine Men's Morris.
 //!
-//! Rules and conventions follow `RULES.md` of the project: movement-phase subspaces
+//! Rules, conventions and notation are those of `docs/rules.md`: movement-phase subspaces
 //! `s-o` (stones of the side to move, of the opponent), values for the side to move
 //! with depth to the end of the game in plies.
 //!

@@ -1,5 +1,5 @@
 //! The fast engine agrees with the plain family reference (tests/reference_family,
-//! written from RULES.md and VARIANTS.md alone by a separate author: raw positions, no
+//! written from the rules alone (now docs/rules.md) by a separate author: raw positions, no
 //! symmetry, forward value iteration) on every raw position of small movement
 //! subspaces, value and depth alike, under every named rule set of the 24-point boards
 //! and each rule option.
@@ -110,7 +110,7 @@ fn morabaraba_take_each_strict_3_3() {
     compare("morabaraba,take=each,removal=strict", &[(3, 3)]);
 }
 
-/// VARIANTS.md: Morabaraba's 3-3 movement subspace has no draws at all. Counted by the
+/// Published (docs/rules.md): Morabaraba's 3-3 movement subspace has no draws at all. Counted by the
 /// engine over the orbits of its own table, independently of the reference.
 #[test]
 fn morabaraba_3_3_has_no_draws() {
@@ -245,7 +245,7 @@ fn start_3_3_standard() {
     compare_start("standard", 3, 3);
 }
 
-/// VARIANTS.md, Table IV (Gévay & Danner): the Morabaraba starts with wk, bk <= 5,
+/// Gévay & Danner, Table IV (docs/rules.md): the Morabaraba starts with wk, bk <= 5,
 /// solved by the engine alone.
 #[test]
 fn morabaraba_table_iv() {
@@ -355,7 +355,7 @@ fn start_3_3_lasker() {
     compare_start("lasker", 3, 3);
 }
 
-/// VARIANTS.md, Table III (Gévay & Danner): the Lasker starts with wk, bk <= 5,
+/// Gévay & Danner, Table III (docs/rules.md): the Lasker starts with wk, bk <= 5,
 /// solved by the engine alone.
 #[test]
 fn lasker_table_iii() {

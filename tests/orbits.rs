@@ -4,7 +4,7 @@
 use morris::position::index::SubspaceIndex;
 use morris::Subspace;
 
-/// The 16 symmetries as permutations of algebraic point names, built from RULES.md
+/// The 16 symmetries as permutations of algebraic point names, built from docs/rules.md
 /// geometry (columns a..g, rows 1..7) rather than the engine's internal numbering.
 fn symmetries() -> Vec<Vec<usize>> {
     let names = [
@@ -127,7 +127,7 @@ fn index_positions_equal_burnside_for_every_subspace() {
 mod reference_family;
 
 /// Every board of the family: the index's positions per `s-o` equal Burnside's count
-/// from the family reference's own geometry (built from VARIANTS.md's coordinates).
+/// from the family reference's own geometry (built from the coordinates of docs/rules.md).
 /// `six` (16 points) is indexed on the same symmetry tables as the 24-point boards.
 #[test]
 fn six_board_positions_equal_burnside() {

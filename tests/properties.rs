@@ -1,5 +1,5 @@
 //! Property tests: index round trips, symmetry invariance, move/unmove duality, and the
-//! move generator against a plain implementation of the rules written from RULES.md.
+//! move generator against a plain implementation of the rules written from docs/rules.md.
 
 use morris::rules::geometry::{point_by_name, Bits, BitIter, NAMES};
 use morris::position::index::SubspaceIndex;
@@ -113,7 +113,7 @@ proptest! {
     }
 }
 
-/// The rules of RULES.md, spelled out over point names with no precomputed tables.
+/// The rules of docs/rules.md, spelled out over point names with no precomputed tables.
 fn plain_moves(m: Bits, o: Bits) -> Vec<(u8, u8, u8, Bits, Bits)> {
     let p = |n: &str| point_by_name(n).unwrap();
     let lines: [[&str; 3]; 16] = [

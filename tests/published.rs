@@ -1,4 +1,4 @@
-//! The solver reproduces the published figures of REFERENCES.md: Gasser's movement-phase
+//! The solver reproduces the published figures of docs/rules.md: Gasser's movement-phase
 //! table, the deepest values of Gévay & Danner's Table VII, and the named test positions.
 //!
 //! Everything with s + o <= MORRIS_TEST_MAX_STONES (default 10) is solved once per run.
@@ -127,7 +127,7 @@ fn table_vii_deepest_values() {
 
 #[test]
 fn named_test_positions() {
-    // REFERENCES.md test positions (Gasser 1996 Fig. 9; Gasser 1991).
+    // The published test positions (docs/rules.md; Gasser 1996 Fig. 9; Gasser 1991).
     assert_eq!(value(".WW....B.B....B........W b"), Value::Loss(26));
     let p = Position::from_lists(morris::Rules::STANDARD, "d7,g7,g1", "a7,a4,g4", morris::Color::White, 0, 0).unwrap();
     assert_eq!(value(&p.to_string()), Value::Win(25));

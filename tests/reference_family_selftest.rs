@@ -1,6 +1,6 @@
 //! Self-tests of the family reference solver (tests/reference_family/),
 //! against figures derived independently of it: the standard-game reference
-//! (tests/reference/), published values (shared/VARIANTS.md, REFERENCES.md),
+//! (tests/reference/), published values (docs/rules.md),
 //! orbit counts made two ways, the game equations (verify), and positions
 //! whose values are worked out by hand below.
 //!
@@ -106,7 +106,7 @@ fn sorted_masks(r: &RefRules, lines: &[&str]) -> Vec<u32> {
 
 #[test]
 fn edges_and_mills_of_each_board() {
-    // nine: written out by hand from RULES.md
+    // nine: written out by hand from docs/rules.md
     let r = rules("standard");
     let nine_mills = [
         "a7,d7,g7", "b6,d6,f6", "c5,d5,e5", "a4,b4,c4", "e4,f4,g4", "c3,d3,e3", "b2,d2,f2", "a1,d1,g1", "a1,a4,a7",
@@ -210,7 +210,7 @@ fn burnside_equals_explicit_orbits() {
         let e = explicit_orbits(board, s, o);
         assert_eq!(b, e, "{board:?} {s}-{o}");
     }
-    // published (REFERENCES.md)
+    // published (docs/rules.md)
     assert_eq!(burnside_orbits(Board::Nine, 3, 3), 169_626);
     assert_eq!(burnside_orbits(Board::Nine, 3, 4), 760_398);
     assert_eq!(burnside_orbits(Board::Nine, 5, 5), 30_914_424);
@@ -278,7 +278,7 @@ fn standard_3_3_movement_and_start() {
     let s = solver("standard");
     let mut sv = lock(&s);
     let m33 = sv.solve_movement(3, 3);
-    // REFERENCES.md: raw 3-3, and orbits
+    // published (docs/rules.md): raw 3-3, and orbits
     assert_eq!(m33.counts(), (2_232_160, 4_112, 455_648));
     assert_eq!(orbit_counts(Board::Nine, &m33), (140_621, 269, 28_736));
     let deepest = |sol: &RefSolution, win: bool| {
@@ -346,7 +346,7 @@ fn start_solution_is_closed_under_moves() {
 }
 
 // ---------------------------------------------------------------------------
-// Published variant figures (VARIANTS.md, Gévay & Danner Tables III and IV)
+// Published variant figures (docs/rules.md, Gévay & Danner Tables III and IV)
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -744,7 +744,7 @@ mod ultra_tests {
 
     #[test]
     fn ultra_whole_sector_counts_standard_3_3() {
-        // REFERENCES.md: 3-3 in orbits
+        // published (docs/rules.md): 3-3 in orbits
         let s = solver("standard");
         let sol = lock(&s).solve_movement(3, 3);
         let c = ultra::sector_orbit_counts(&rules("standard"), &sol, (3, 3, 0, 0));
@@ -804,7 +804,7 @@ mod ultra_tests {
         let counts: BTreeMap<Sector, Counts> = BTreeMap::from([
             // 3-3: W - L + L' - W' = 0
             ((3, 3, 0, 0), (5, 2, 5, 12)),
-            // REFERENCES.md, 3-4 and 4-3: a(3-4) = (W - L + L' - W') / (2 (T + T'))
+            // published counts (docs/rules.md), 3-4 and 4-3: a(3-4) = (W - L + L' - W') / (2 (T + T'))
             ((3, 4, 0, 0), (102_281, 658_117, 0, 760_398)),
             ((4, 3, 0, 0), (75_397, 681_906, 3_095, 760_398)),
             // placement with its mirror: v = 7/8 and 3/8, a = ±1/4
@@ -1260,7 +1260,7 @@ mod ultra_tests {
         let t0 = Instant::now();
         let sol = Solver::new(&r).solve_start(4, 4);
         let counts = ultra::sector_counts(&r, &sol);
-        // REFERENCES.md (Gasser): the movement sectors in orbits
+        // published (docs/rules.md, Gasser): the movement sectors in orbits
         assert_eq!(counts[&(3, 4, 0, 0)], (102_281, 658_117, 0, 760_398));
         assert_eq!(counts[&(4, 3, 0, 0)], (75_397, 681_906, 3_095, 760_398));
         assert_eq!(counts[&(4, 4, 0, 0)], (159, 3_225_409, 29, 3_225_597));

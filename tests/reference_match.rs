@@ -1,5 +1,5 @@
 //! The fast engine agrees with the plain reference solver (tests/reference, written
-//! from RULES.md alone: raw positions, no symmetry, value iteration) on every raw
+//! from the rules alone, now docs/rules.md: raw positions, no symmetry, value iteration) on every raw
 //! position of 3-3, 3-4, 4-3, 4-4, 5-3 and 3-5, value and depth alike.
 
 mod reference;

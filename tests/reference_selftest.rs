@@ -1,6 +1,6 @@
 //! Self-tests of the independent reference solver (tests/reference/mod.rs)
 //! against the rules (hand-checkable positions) and against the published
-//! figures of shared/REFERENCES.md.
+//! figures of docs/rules.md.
 //!
 //! Run: `cargo test --release --test reference_selftest -- --nocapture`
 //! (add `--include-ignored` for the slow 4-4 and 3-5/5-3 checks).
@@ -41,7 +41,7 @@ fn point_names_in_reading_order() {
     assert_eq!(POINT_NAMES.to_vec(), names);
     assert_eq!(point_index("a7"), Some(0));
     assert_eq!(point_index("g1"), Some(23));
-    // RULES.md example position string
+    // docs/rules.md example position string
     let (w, b) = parse_board(".WW....B.B....B........W");
     assert_eq!(w, m("d7,g7,g1"));
     assert_eq!(b, m("a4,d5,g4"));
@@ -66,7 +66,7 @@ fn mills_and_edges() {
     a.sort();
     b.sort();
     assert_eq!(a, b);
-    // squares from RULES.md: consecutive points (cyclically) are adjacent
+    // squares from docs/rules.md: consecutive points (cyclically) are adjacent
     for sq in [
         "a1 d1 g1 g4 g7 d7 a7 a4",
         "b2 d2 f2 f4 f6 d6 b6 b4",

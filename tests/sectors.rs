@@ -104,7 +104,7 @@ fn verifier_checks_placement_sectors() {
     assert!(bad.mismatches.iter().any(|m| m.slot == slot), "{:?}", bad.mismatches);
 }
 
-/// The embedding API: moves parse and print in RULES.md notation, `play` accepts
+/// The embedding API: moves parse and print in the notation of docs/rules.md, `play` accepts
 /// exactly the legal moves, and `mainline` has exactly `n` steps for a win or loss in
 /// `n`, ending where the game ends.
 #[test]

@@ -88,7 +88,7 @@ fn lasker_3_3() {
     compare("lasker", 3, 3);
 }
 
-/// VARIANTS.md: Morabaraba's 3-3 has no draws; the ranks and sectors still match.
+/// Published (docs/rules.md): Morabaraba's 3-3 has no draws; the ranks and sectors still match.
 #[test]
 fn morabaraba_3_3() {
     compare("morabaraba", 3, 3);

@@ -63,10 +63,10 @@ typedef struct MorrisValue {
 
 // A legal move and its value for the side that plays it.
 typedef struct MorrisMove {
-  // The move in RULES.md notation (`d1`, `a7-d7`, `d1xa7`, `d1xa7xg7`),
+  // The move in the notation of docs/rules.md (`d1`, `a7-d7`, `d1xa7`, `d1xa7xg7`),
   // NUL-terminated.
   char name[24];
-  // The position after it, in RULES.md notation, NUL-terminated.
+  // The position after it, in the notation of docs/rules.md, NUL-terminated.
   char position[40];
   // Its value for the side that plays it.
   struct MorrisValue value;
@@ -93,7 +93,7 @@ enum MorrisStatus morris_open(const char *dir, const char *rules, struct MorrisT
 // thread.
 void morris_close(struct MorrisTablebase *tb);
 
-// The exact value of `position` (RULES.md notation, for example
+// The exact value of `position` (the notation of docs/rules.md, for example
 // `"........................ w 9 9"`), with its depth: one table read, never a search.
 //
 // # Safety

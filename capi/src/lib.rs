@@ -73,10 +73,10 @@ pub struct MorrisValue {
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct MorrisMove {
-    /// The move in RULES.md notation (`d1`, `a7-d7`, `d1xa7`, `d1xa7xg7`),
+    /// The move in the notation of docs/rules.md (`d1`, `a7-d7`, `d1xa7`, `d1xa7xg7`),
     /// NUL-terminated.
     pub name: [c_char; 24],
-    /// The position after it, in RULES.md notation, NUL-terminated.
+    /// The position after it, in the notation of docs/rules.md, NUL-terminated.
     pub position: [c_char; 40],
     /// Its value for the side that plays it.
     pub value: MorrisValue,
@@ -213,7 +213,7 @@ pub unsafe extern "C" fn morris_close(tb: *mut MorrisTablebase) {
     }
 }
 
-/// The exact value of `position` (RULES.md notation, for example
+/// The exact value of `position` (the notation of docs/rules.md, for example
 /// `"........................ w 9 9"`), with its depth: one table read, never a search.
 ///
 /// # Safety

@@ -61,7 +61,7 @@ impl Value {
     }
 }
 
-/// A legal move: its `name` in RULES.md notation, the `position` after it, and its
+/// A legal move: its `name` in the notation of docs/rules.md, the `position` after it, and its
 /// `value` for the side that plays it.
 #[pyclass(module = "morris", frozen)]
 #[derive(Clone)]
@@ -84,7 +84,7 @@ impl Move {
     }
 }
 
-/// A position of a rule set's game, in RULES.md notation
+/// A position of a rule set's game, in the notation of docs/rules.md
 /// (`"........................ w 9 9"`).
 #[pyclass(module = "morris", frozen, eq, hash)]
 #[derive(Clone, PartialEq, Eq, Hash)]

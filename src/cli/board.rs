@@ -19,7 +19,7 @@ const TEMPLATE: [&str; 13] = [
     "1 a1----------d1----------g1",
 ];
 
-/// The 16-point board of Six and Five Men's Morris (VARIANTS.md's names).
+/// The 16-point board of Six and Five Men's Morris (the point names of docs/rules.md).
 const SIX: [&str; 9] = [
     "5 a5------c5------e5",
     "  |       |       |",

@@ -32,7 +32,7 @@ pub struct Cli {
     threads: Option<usize>,
     /// The rule set: NAME[,OPTION=VALUE...], NAME one of standard, lasker, morabaraba,
     /// twelve, six, five, OPTION one of stones, flying, lasker, removal, take,
-    /// full-board (VARIANTS.md). Every table records the rules that made it, and
+    /// full-board (docs/rules.md). Every table records the rules that made it, and
     /// tables of other rules are refused. The default directory of a rule set other
     /// than standard is databases/RULESET/.
     #[arg(long, global = true, value_name = "RULESET", default_value = "standard")]

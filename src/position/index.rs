@@ -360,7 +360,7 @@ mod tests {
 
     #[test]
     fn set_orbit_counts_match_burnside() {
-        // REFERENCES.md: orbits of k-stone sets, k = 0..12.
+        // Published (docs/rules.md, "Orbit counts"): orbits of k-stone sets, k = 0..12.
         let expected = [1, 4, 30, 158, 757, 2830, 8774, 22188, 46879, 82880, 124124, 157668, 170854];
         for (k, &e) in expected.iter().enumerate().take(10) {
             assert_eq!(SetOrbits::get(k).count(), e, "k = {k}");

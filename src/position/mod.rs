@@ -1,4 +1,4 @@
-//! Positions and the notation of RULES.md: `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`.
+//! Positions and their notation (`docs/rules.md`): `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`.
 
 pub mod combin;
 pub mod index;
@@ -285,7 +285,7 @@ impl Position {
     }
 
     /// Every legal move (placements while the side to move has stones in hand), in the
-    /// notation of RULES.md through `Display`. None once the game is over: a side with
+    /// notation of `docs/rules.md` through `Display`. None once the game is over: a side with
     /// fewer than 3 stones on the board and in hand has lost, and a side that must slide
     /// but cannot is blocked and loses. An invalid position (see [`Position::validate`])
     /// has none either.

@@ -1,7 +1,7 @@
 //! The boards of the Morris family as data, derived from coordinates: points, names,
 //! the notation's reading order, edges, mills and the 16 symmetries.
 //!
-//! Every board is concentric squares of 8 points (`VARIANTS.md`), so a point is
+//! Every board is concentric squares of 8 points (`docs/rules.md`), so a point is
 //! numbered `8 * ring + k` as on the standard board (`geometry`): ring 0 the outer
 //! square, `k` clockwise from the top-left corner, even `k` the corners and odd `k`
 //! the side midpoints. The two squares of `six` are rings 0 and 2 (ring 1 unused):
@@ -172,7 +172,7 @@ mod tests {
         }
         let six = Board::Six.geometry();
         let reading: Vec<&str> = six.reading.iter().map(|&p| six.names[p as usize].as_str()).collect();
-        assert_eq!(reading.join(" "), "a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1", "VARIANTS.md's board string order");
+        assert_eq!(reading.join(" "), "a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1", "the board string order of docs/rules.md");
         let diagonal = Board::NineDiagonal.geometry();
         for line in [["a7", "b6", "c5"], ["g7", "f6", "e5"], ["g1", "f2", "e3"], ["a1", "b2", "c3"]] {
             let m: u32 = line.iter().map(|n| 1u32 << diagonal.point(n).unwrap()).sum();

@@ -21,7 +21,7 @@ pub const NAMES: [&str; POINTS] = [
     "c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4", // inner
 ];
 
-/// The reading order of the position notation in RULES.md, as internal point numbers.
+/// The reading order of the position notation (`docs/rules.md`), as internal point numbers.
 pub const READING_ORDER: [u8; POINTS] = {
     const ORDER: [&str; POINTS] = [
         "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4",

@@ -1,4 +1,4 @@
-//! Rule sets of the Morris family (`VARIANTS.md`): a board and a value for every
+//! Rule sets of the Morris family (`docs/rules.md`): a board and a value for every
 //! option, parsed from `NAME[,OPTION=VALUE...]`, printed canonically and fingerprinted.
 //!
 //! A table made under one rule set gives answers under another that look right and
@@ -34,7 +34,7 @@ pub enum Board {
 }
 
 impl Board {
-    /// Every board, in the order of `VARIANTS.md`.
+    /// Every board, in the order of `docs/rules.md`.
     pub const ALL: [Board; 3] = [Board::Nine, Board::NineDiagonal, Board::Six];
 
     /// The board's name in rule strings.
@@ -102,7 +102,7 @@ pub enum FullBoard {
     Draw,
 }
 
-/// A rule set: a board and a value for every option of `VARIANTS.md`.
+/// A rule set: a board and a value for every option of `docs/rules.md`.
 ///
 /// ```rust
 /// use morris::rules::Rules;
@@ -167,7 +167,7 @@ const NAMES: [(&str, Rules); 6] = [
 ];
 
 impl Rules {
-    /// Standard Nine Men's Morris (`RULES.md`).
+    /// Standard Nine Men's Morris (`docs/rules.md`).
     pub const STANDARD: Rules = Rules {
         board: Board::Nine,
         stones: 9,
@@ -178,7 +178,7 @@ impl Rules {
         full_board: FullBoard::Loss,
     };
 
-    /// The named rule sets of `VARIANTS.md`, in its order.
+    /// The named rule sets of `docs/rules.md`, in its order.
     pub fn named() -> impl Iterator<Item = (&'static str, Rules)> {
         NAMES.into_iter()
     }
@@ -261,7 +261,7 @@ impl FromStr for Rules {
 }
 
 /// The canonical string: the named set of the same board that differs in the fewest
-/// options (the first in `VARIANTS.md` order on a tie), then those options in a fixed
+/// options (the first in `docs/rules.md` order on a tie), then those options in a fixed
 /// order. Parsing it gives the same rules back.
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

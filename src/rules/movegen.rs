@@ -15,7 +15,7 @@ pub const NONE: u8 = u8::MAX;
 /// A move: `from` is `NONE` for a placement; `capture` is `NONE` without a capture.
 ///
 /// Points are internal point numbers (see [`geometry`](crate::rules::geometry)), and the text
-/// form is the notation of RULES.md: `d1` places a stone, `a1-a4` slides (or, with three
+/// form is the notation of `docs/rules.md`: `d1` places a stone, `a1-a4` slides (or, with three
 /// stones, flies) one, and `x` followed by a point adds the capture that closing a mill
 /// makes: `d1xg7`, `a1-a4xd7`. Parsing checks the notation only; whether a move is
 /// legal depends on the position (see [`Position::legal_moves`](crate::Position::legal_moves)
@@ -66,8 +66,8 @@ impl fmt::Display for Move {
 }
 
 impl Move {
-    /// The move in the notation of RULES.md, with the point names of `board`
-    /// (`six` names its 16 points a1..e5, see VARIANTS.md).
+    /// The move in the notation of `docs/rules.md`, with the point names of `board`
+    /// (`six` names its 16 points a1..e5).
     pub fn notation(&self, board: Board) -> String {
         let names = &board.geometry().names;
         let mut out = String::new();
@@ -115,7 +115,7 @@ pub struct MoveParseError(pub String);
 
 impl std::str::FromStr for Move {
     type Err = MoveParseError;
-    /// The notation of RULES.md: `d1` (placement), `a1-a4` (slide or flight), with
+    /// The notation of `docs/rules.md`: `d1` (placement), `a1-a4` (slide or flight), with
     /// `xd7` appended for a capture: `a1-a4xd7`, `d1xg7`. Point names are
     /// case-insensitive, the `x` and `-` are not; surrounding whitespace is ignored.
     fn from_str(text: &str) -> Result<Move, MoveParseError> {

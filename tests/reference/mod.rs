@@ -1,11 +1,11 @@
 //! Independent, deliberately plain reference solver for Nine Men's Morris
 //! movement-phase endgames. Used as a test oracle for the fast engine.
 //!
-//! Everything here is derived from `shared/RULES.md` only. It shares no code
+//! Everything here is derived from the rules alone (now `docs/rules.md`). It shares no code
 //! with the `morris` crate and does not depend on it: only `std` and `rayon`.
 //!
 //! Conventions
-//! - Masks are `u32` with bit `i` = the i-th point of the RULES.md reading
+//! - Masks are `u32` with bit `i` = the i-th point of the notation's reading
 //!   order (`POINT_NAMES`): bit 0 = a7, bit 23 = g1.
 //! - A position of subspace `s-o` is `(mover, opponent)`: the side to move has
 //!   `s` stones, the opponent `o`, both hands empty.
@@ -43,7 +43,7 @@ use std::time::{Duration, Instant};
 // Points and geometry
 // ---------------------------------------------------------------------------
 
-/// The 24 points in RULES.md reading order (bit i of a mask = POINT_NAMES[i]).
+/// The 24 points in the notation's reading order (bit i of a mask = POINT_NAMES[i]).
 pub const POINT_NAMES: [&str; 24] = [
     "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
     "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
@@ -79,7 +79,7 @@ pub fn names_of(mask: u32) -> Vec<&'static str> {
         .collect()
 }
 
-/// Parse the BOARD part of a RULES.md position string (24 chars of W/B/.).
+/// Parse the BOARD part of a position string (24 chars of W/B/.).
 /// Returns (white mask, black mask).
 pub fn parse_board(board: &str) -> (u32, u32) {
     let chars: Vec<char> = board.chars().collect();

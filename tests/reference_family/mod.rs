@@ -1,8 +1,8 @@
 //! Independent, deliberately plain reference solver for the Morris family of
-//! games (shared/VARIANTS.md): boards `nine`, `nine-diagonal` and `six`, and
+//! games (docs/rules.md): boards `nine`, `nine-diagonal` and `six`, and
 //! every rule option. A test oracle for the fast engine.
 //!
-//! Written from shared/RULES.md, shared/VARIANTS.md and shared/REFERENCES.md,
+//! Written from the rules, the rule options and the published figures alone (now docs/rules.md),
 //! and from the plain standard-game reference in `tests/reference/`. It
 //! shares no code with the `morris` crate and does not depend on it: only
 //! `std` and `rayon`.
@@ -24,7 +24,7 @@
 //!   loser as late as it can. A ply is one placement or move with all its
 //!   removals. Wins have odd depths and losses even ones.
 //!
-//! # Rules, including the readings chosen where RULES.md and VARIANTS.md are silent
+//! # Rules, including the readings chosen where the rules were silent
 //! - The game is over before the side to move plays when:
 //!   - it has fewer than 3 stones on the board plus in hand: `Loss(0)`;
 //!   - the board is full: `Loss(0)` under `full-board=loss`, a draw under

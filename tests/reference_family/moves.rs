@@ -1,5 +1,5 @@
 //! The rules of play: terminal positions and the children of a position,
-//! written from RULES.md and VARIANTS.md. Forward generation only.
+//! written from the rules (docs/rules.md). Forward generation only.
 
 use super::index::bits;
 use super::rules::{Geometry, RefRules, Removal};

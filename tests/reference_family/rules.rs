@@ -1,15 +1,15 @@
-//! Boards and rule options of the Morris family (shared/VARIANTS.md), and the
+//! Boards and rule options of the Morris family (docs/rules.md), and the
 //! board geometry (edges, mills, symmetries) derived from point coordinates.
 
 use std::sync::OnceLock;
 
-/// The 24 points of `nine` and `nine-diagonal` in RULES.md reading order.
+/// The 24 points of `nine` and `nine-diagonal` in the notation's reading order.
 pub const NINE_NAMES: [&str; 24] = [
     "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
     "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
 ];
 
-/// The 16 points of `six` in VARIANTS.md reading order.
+/// The 16 points of `six` in the notation's reading order.
 pub const SIX_NAMES: [&str; 16] = [
     "a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3", "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1",
 ];
@@ -31,7 +31,7 @@ pub enum Removal {
     Lenient,
 }
 
-/// A board plus a value for every option of VARIANTS.md.
+/// A board plus a value for every option of docs/rules.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RefRules {
     pub board: Board,

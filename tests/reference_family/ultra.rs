@@ -22,7 +22,7 @@
 //! Readings chosen where docs/ultra.md leaves room (see also `unit_of`):
 //! - A sector is a set of positions with the side to move at 3 stones or
 //!   more (board plus hand): a move that leaves it below 3 ends the game, and
-//!   its "sector" is not in `X` (RULES.md: subspaces are 3 <= s, o).
+//!   its "sector" is not in `X` (docs/rules.md: subspaces are 3 <= s, o).
 //! - Without `lasker` a placement sector is a unit alone, even a sector
 //!   `(s, o, 0, k)` whose slides lead into its mirror `(o, s, k, 0)` (play
 //!   passes one way only, never back): such a slide leaves the unit.
