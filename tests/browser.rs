@@ -717,6 +717,7 @@ fn other_boards_in_chromium() {
     }
     assert!(slid, "the game reached the movement phase: {pos}");
     save_png(&tab, "browser-screenshot-six.png");
+    check_stats(&tab, &server, "Six Men's Morris");
     drop(server);
 
     // Morabaraba: the diagonals are drawn, and a7 slides to b6 along one (White has four
@@ -735,4 +736,34 @@ fn other_boards_in_chromium() {
     let after = play_by_clicks(&tab, &server, &pos, "a7-b6", None);
     check_page(&tab, &server, &after);
     save_png(&tab, "browser-screenshot-morabaraba.png");
+    check_stats(&tab, &server, "Morabaraba");
+}
+
+/// `/stats` names the served rule set's game (and no other), and on a phone its chart's
+/// text is at least 9 px high, the chart scrolling sideways within the page.
+fn check_stats(tab: &Tab, server: &Server, game: &str) {
+    set_viewport(tab, 390, 844, true);
+    tab.navigate_to(&format!("{}/stats", server.base())).unwrap().wait_until_navigated().unwrap();
+    let t = Instant::now();
+    while eval(tab, "document.body.dataset.ready === '1'") != Value::Bool(true) {
+        assert!(t.elapsed() < Duration::from_secs(120), "the statistics page never drew its chart: {}", eval(tab, "document.body.innerText"));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let all = eval(tab, "document.getElementById('plot').textContent").as_str().unwrap().to_string();
+    let page = eval_json(
+        tab,
+        "(() => { const texts = [...document.querySelectorAll('#plot svg text')]; \
+           return {heading: document.querySelector('h1').textContent, title: texts[0].textContent, \
+             smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)), \
+             page_w: document.documentElement.scrollWidth, vw: innerWidth}; })()",
+    );
+    assert!(page["title"].as_str().unwrap().contains(game), "the chart's title names {game}: {page}");
+    assert!(page["heading"].as_str().unwrap().contains(game), "the page's heading names {game}: {page}");
+    for other in ["Nine Men's Morris", "Six Men's Morris", "Morabaraba", "Twelve Men's Morris", "Lasker Morris"] {
+        assert!(other == game || !all.contains(other), "the chart of {game} tables says {other}: {page}");
+    }
+    assert!(page["smallest"].as_f64().unwrap() >= 9.0, "the chart's smallest text on a phone: {page}");
+    assert!(page["page_w"].as_f64().unwrap() <= page["vw"].as_f64().unwrap() + 0.5, "no sideways scrolling of the page on a phone: {page}");
+    save_png(tab, &format!("browser-screenshot-stats-{}.png", game.split(' ').next().unwrap().to_lowercase()));
+    set_viewport(tab, 1200, 900, false);
 }
