@@ -333,6 +333,21 @@ fn web_board_in_chromium() {
         "(() => { const out = []; for (const t of document.querySelectorAll('.coords text')) { const a = t.getBoundingClientRect();          for (const q of ORDER) { const c = pointEls[q].stone.getBoundingClientRect(); const r = c.width / 2, cx = c.x + r, cy = c.y + r;          const dx = Math.max(a.left - cx, 0, cx - a.right), dy = Math.max(a.top - cy, 0, cy - a.bottom); if (dx * dx + dy * dy < r * r) out.push(t.textContent + '/' + q); } } return out; })()",
     );
     assert_eq!(overlaps, serde_json::json!([]), "labels under stones");
+    // The rings around points (the last move, a selection, capturable stones) stay clear of
+    // the board's edge and of every label, in their widest style (SVG units).
+    let rings = eval_json(
+        &tab,
+        "(() => { const out = []; const bg = document.querySelector('.board-bg'); const a = (e, k) => parseFloat(e.getAttribute(k)); \
+           const x0 = a(bg, 'x'), y0 = a(bg, 'y'), x1 = x0 + a(bg, 'width'), y1 = y0 + a(bg, 'height'); \
+           const labels = [...document.querySelectorAll('.coords text')].map((t) => [t.textContent, t.getBBox()]); \
+           for (const q of ORDER) { const el = pointEls[q], m = el.g.transform.baseVal.consolidate().matrix, cx = m.e, cy = m.f; let w = 0; \
+             for (const c of ['last', 'selected', 'capturable', 'preview']) { el.ring.setAttribute('class', 'ring ' + c); w = Math.max(w, parseFloat(getComputedStyle(el.ring).strokeWidth)); } \
+             const r = a(el.ring, 'r') + w / 2; \
+             if (cx - r < x0 + 6 || cx + r > x1 - 6 || cy - r < y0 + 6 || cy + r > y1 - 6) out.push(q + ' at the edge'); \
+             for (const [t, b] of labels) { const dx = Math.max(b.x - cx, 0, cx - b.x - b.width), dy = Math.max(b.y - cy, 0, cy - b.y - b.height); if (dx * dx + dy * dy < r * r) out.push(q + ' over ' + t); } } \
+           render(); return out; })()",
+    );
+    assert_eq!(rings, serde_json::json!([]), "rings clipped or over labels");
     // During placement every empty point is coloured by its best placement's result.
     let mut want = serde_json::Map::new();
     for m in p["moves"].as_array().unwrap() {

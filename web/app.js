@@ -27,6 +27,7 @@ const GAME_NAMES = {
 const STEP_MS = 600; // best-line animation, per ply
 const SVG_NS = "http://www.w3.org/2000/svg";
 const UNIT = 100; // SVG units between neighbouring columns or rows
+const LABEL = 76; // SVG units from the outer points to the coordinate labels
 
 // Where a point is drawn; flipped, the board is turned half round (Black's view).
 let flipped = false;
@@ -188,22 +189,26 @@ function buildBoard() {
   const root = $("board");
   root.textContent = "";
   const span = (BOARD.columns - 1) * UNIT;
-  root.setAttribute("viewBox", `-80 -50 ${span + 130} ${span + 130}`);
+  // A ring round a point reaches 49 units from it (radius 45, stroke 8 at most); the
+  // margins keep it clear of the board's edge, and the labels (LABEL from the outer
+  // points, about 35 units high) clear of it.
+  const [left, top, size] = [-LABEL - 28, -60, span + LABEL + 88];
+  root.setAttribute("viewBox", `${left} ${top} ${size} ${size}`);
   root.setAttribute("aria-label", `${BOARD.name} board, ${ORDER.length} points`);
-  svg("rect", { x: -80, y: -50, width: span + 130, height: span + 130, rx: 24, class: "board-bg" }, root);
+  svg("rect", { x: left, y: top, width: size, height: size, rx: 24, class: "board-bg" }, root);
   const lines = svg("g", { class: "lines" }, root);
   for (const [p, q] of BOARD.edges || standardEdges()) {
     const [x1, y1] = xy(p), [x2, y2] = xy(q);
     svg("line", { x1, y1, x2, y2, "data-edge": `${p}-${q}` }, lines);
   }
-  // The labels sit clear of the stones on the edge points (a stone's radius is 34).
+  // The labels sit clear of the stones on the edge points and of the rings round them.
   const labels = svg("g", { class: "coords" }, root);
   for (let c = 0; c < BOARD.columns; c++) {
-    const t = svg("text", { x: xy(`${"abcdefg"[c]}1`)[0], y: span + 58 }, labels);
+    const t = svg("text", { x: xy(`${"abcdefg"[c]}1`)[0], y: span + LABEL }, labels);
     t.textContent = "abcdefg"[c];
   }
   for (let r = 1; r <= BOARD.columns; r++) {
-    const t = svg("text", { x: -62, y: xy(`a${r}`)[1] + 1 }, labels);
+    const t = svg("text", { x: -LABEL, y: xy(`a${r}`)[1] + 1 }, labels);
     t.textContent = String(r);
   }
   const layer = svg("g", { class: "points" }, root);
