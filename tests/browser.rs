@@ -639,6 +639,19 @@ fn web_board_in_chromium() {
     check_page(&tab, &server, &typed_now);
 
     lap("slow answer");
+    // At 1280 px the value and the facts above the board are shown whole, not cut off,
+    // also the longest: a game over and why.
+    set_viewport(&tab, 1280, 800, false);
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&positions[7]))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[7]);
+    let cut = eval_json(
+        &tab,
+        "['value-words', 'facts', 'side-to-move', 'hands', 'method'].filter((id) => { const e = document.getElementById(id); return e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1; })",
+    );
+    assert_eq!(cut, serde_json::json!([]), "cut off at 1280 px: {}", eval(&tab, "document.getElementById('value-words').textContent"));
+    set_viewport(&tab, 1200, 900, false);
+
+    lap("the lines above the board at 1280 px");
     // Screenshots: desktop with a stone selected in the movement phase, then a phone.
     let shot_pos = &positions[6];
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(shot_pos))).unwrap().wait_until_navigated().unwrap();
