@@ -543,7 +543,13 @@ fn web_board_in_chromium() {
     }
     let want = format!("Best line, {} {}: {}", steps.len(), if steps.len() == 1 { "ply" } else { "plies" }, text.join(" "));
     wait_until(&tab, "the best line as text", &format!("document.getElementById('status').textContent === {}", js_str(&want)));
+    // It stays while the line plays, and after.
+    let shown = format!("document.getElementById('status').textContent === {}", js_str(&want));
+    let first = steps[0]["position"].as_str().unwrap();
+    wait_until(&tab, "the first step of the best line", &format!("document.body.dataset.loaded === {}", js_str(first)));
+    assert_eq!(eval(&tab, &shown), true, "the best line is still written out after its first step ({first})");
     wait_loaded(&tab, &last);
+    assert_eq!(eval(&tab, &shown), true, "the best line is still written out at its end");
     check_page(&tab, &server, &last);
     wait_until(&tab, "the animation to end", "document.getElementById('best-line').textContent.includes('Play best line')");
 

@@ -572,7 +572,9 @@ async function show(index) {
     entry.position = p.position;
     state.probe = p;
     setUrl(p.position);
-    status("");
+    // The answer clears an earlier message, but not the best line while it plays: that
+    // stays written out beside the moves it is stepping through.
+    if (!state.anim) status("");
     renderAll();
     done(entry);
     return true;
