@@ -600,6 +600,38 @@ fn web_board_in_chromium() {
     assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length"), 1, "the new game's history is its start");
 
     lap("new game");
+    // Set up from the empty board, the stones of a movement position are that position: the
+    // start's stones in hand are not carried over.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, START);
+    click(&tab, "#setup");
+    wait_until(&tab, "set-up mode", "document.body.dataset.mode === 'setup'");
+    for (point, clicks) in [("a7", 1), ("g7", 1), ("d6", 1), ("a1", 2), ("g1", 2), ("d2", 2)] {
+        for _ in 0..clicks {
+            click_point(&tab, point);
+        }
+    }
+    let hands = eval_json(&tab, "[document.getElementById('setup-white-hand').value, document.getElementById('setup-black-hand').value]");
+    assert_eq!(hands, serde_json::json!(["0", "0"]), "no stones in hand set up from the empty board");
+    click(&tab, "#setup-done");
+    let moved = server.probe(&format!("W.W.W{}B.B.B w", ".".repeat(14)))["position"].as_str().unwrap().to_string();
+    wait_loaded(&tab, &moved);
+    check_page(&tab, &server, &moved);
+    // Set up from a placement position, the stones in hand are its own, and a stone put on
+    // the board comes out of its side's hand when the side would have too many.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&positions[2]))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[2]);
+    click(&tab, "#setup");
+    wait_until(&tab, "set-up mode", "document.body.dataset.mode === 'setup'");
+    let hands = eval_json(&tab, "[document.getElementById('setup-white-hand').value, document.getElementById('setup-black-hand').value]");
+    assert_eq!(hands, serde_json::json!(["2", "2"]), "the position's own stones in hand");
+    click_point(&tab, "g4");
+    let hands = eval_json(&tab, "[document.getElementById('setup-white-hand').value, document.getElementById('setup-black-hand').value]");
+    assert_eq!(hands, serde_json::json!(["1", "2"]), "White's third stone came out of the hand");
+    click(&tab, "#setup-cancel");
+    wait_until(&tab, "play mode", "document.body.dataset.mode === 'play'");
+
+    lap("set-up from the empty board");
     // Flip: the board turned half round, labels too, and points still play by clicks.
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
     wait_loaded(&tab, START);

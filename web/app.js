@@ -759,12 +759,18 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------
 // Set-up mode
 
+// Set-up starts from the position shown, with its stones in hand, except from an empty
+// board: the hands of a start are the whole game's stones, and the stones put on the
+// board would come on top of them; a position set up from nothing is a movement
+// position unless hands are typed.
 function enterSetup() {
   stopAnim();
   const pos = current() ? parsePosition(current().position) : null;
+  const empty = !pos || ORDER.every((q) => pos.board[q] === ".");
   state.setup = pos
-    ? { board: { ...pos.board }, side: pos.side, wh: pos.wh, bh: pos.bh }
+    ? { board: { ...pos.board }, side: pos.side, wh: empty ? 0 : pos.wh, bh: empty ? 0 : pos.bh }
     : { board: {}, side: "w", wh: 0, bh: 0 };
+  state.setup.taken = { W: 0, B: 0 };
   state.sel = null;
   state.hover = null;
   $("setup-side").value = state.setup.side;
@@ -782,9 +788,19 @@ function leaveSetup() {
   renderAll();
 }
 
+// A click cycles the point empty, white, black. A stone put on the board comes out of its
+// side's hand while that has stones, and one taken off goes back to the hand it came
+// from, so that the stones each side has stay as they were (placing the stones of the
+// game's placement phase ends in its movement phase).
 function setupClick(p) {
-  const b = state.setup.board;
-  b[p] = b[p] === "W" ? "B" : b[p] === "B" ? "." : "W";
+  const s = state.setup;
+  const was = s.board[p] || ".";
+  const now = was === "W" ? "B" : was === "B" ? "." : "W";
+  s.board[p] = now;
+  const field = (c) => $(c === "W" ? "setup-white-hand" : "setup-black-hand");
+  const hand = (c) => { const v = field(c).value.trim(); return /^\d+$/.test(v) ? parseInt(v, 10) : NaN; };
+  if (was !== "." && s.taken[was] > 0 && hand(was) >= 0) { s.taken[was]--; field(was).value = String(hand(was) + 1); }
+  if (now !== "." && hand(now) > 0) { s.taken[now]++; field(now).value = String(hand(now) - 1); }
   $("setup-error").hidden = true;
   render();
 }
@@ -888,9 +904,22 @@ function wire() {
   $("setup").addEventListener("click", enterSetup);
   $("setup-cancel").addEventListener("click", leaveSetup);
   $("setup-done").addEventListener("click", setupDone);
-  $("setup-clear").addEventListener("click", () => { state.setup.board = {}; $("setup-error").hidden = true; render(); });
+  $("setup-clear").addEventListener("click", () => {
+    // a fresh start: an empty board and empty hands, as set-up from an empty board
+    state.setup.board = {};
+    state.setup.taken = { W: 0, B: 0 };
+    $("setup-white-hand").value = "0";
+    $("setup-black-hand").value = "0";
+    $("setup-error").hidden = true;
+    render();
+  });
   for (const id of ["setup-side", "setup-white-hand", "setup-black-hand"]) {
-    $(id).addEventListener("input", () => { $("setup-error").hidden = true; setupSummary(); });
+    $(id).addEventListener("input", () => {
+      // typed counts are the player's: later clicks do not give stones back to them
+      if (id !== "setup-side" && state.setup) state.setup.taken[id === "setup-white-hand" ? "W" : "B"] = 0;
+      $("setup-error").hidden = true;
+      setupSummary();
+    });
   }
   $("position-form").addEventListener("submit", (e) => { e.preventDefault(); if (state.setup) leaveSetup(); loadPosition($("position-input").value); });
   $("position-copy").addEventListener("click", copyPosition);
