@@ -649,6 +649,53 @@ fn web_board_in_chromium() {
     wait_until(&tab, "the board turned back", "document.body.dataset.flipped === '0'");
 
     lap("flip");
+    // Keyboard play on the board: Tab reaches the points, the arrow keys move between them
+    // as they lie on the screen, and Enter or Space acts as a click.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, START);
+    let focused = |tab: &Tab| eval(tab, "(document.activeElement && document.activeElement.dataset && document.activeElement.dataset.point) || ''");
+    let keys = |tab: &Tab, keys: &[(&str, &str)]| {
+        for (key, want) in keys {
+            tab.press_key(key).unwrap();
+            assert_eq!(focused(tab), *want, "focus after {key}");
+        }
+    };
+    eval(&tab, "(() => { document.getElementById('stats-link').focus(); return true; })()");
+    tab.press_key("Tab").unwrap();
+    assert_eq!(focused(&tab), "a7", "Tab goes from the header to the board");
+    assert_eq!(eval(&tab, "(() => { const s = getComputedStyle(document.activeElement); return s.stroke !== 'none' || s.outlineStyle !== 'none'; })()"), true, "the focused point is marked");
+    keys(&tab, &[("ArrowRight", "d7"), ("ArrowDown", "d6")]);
+    let after = |position: &str, mv: &str| {
+        let p = server.probe(position)["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv).unwrap()["position"].as_str().unwrap().to_string();
+        server.probe(&p)["position"].as_str().unwrap().to_string()
+    };
+    let placed = after(START, "d6");
+    tab.press_key("Enter").unwrap();
+    wait_loaded(&tab, &placed);
+    assert_eq!(focused(&tab), "d6", "the focus stays on the point played");
+    keys(&tab, &[("ArrowDown", "d5")]);
+    let replied = after(&placed, "d5");
+    tab.press_key(" ").unwrap();
+    wait_loaded(&tab, &replied);
+    check_page(&tab, &server, &replied);
+    // On the board the arrow keys move the focus, not through the game.
+    keys(&tab, &[("ArrowLeft", "c5"), ("ArrowRight", "d5")]);
+    assert_eq!(eval(&tab, "document.body.dataset.position"), replied.as_str(), "an arrow key on the board stepped through the game");
+    // A flight with a capture by keys: d7, then g1, then a7.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&positions[6]))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[6]);
+    eval(&tab, "(() => { document.querySelector('[data-point=d7]').focus(); return true; })()");
+    tab.press_key("Enter").unwrap();
+    wait_until(&tab, "d7 selected", "document.querySelector('[data-point=d7]').parentNode.querySelector('.ring.selected') !== null");
+    keys(&tab, &[("ArrowRight", "g7"), ("ArrowDown", "g4"), ("ArrowDown", "g1")]);
+    tab.press_key("Enter").unwrap();
+    wait_until(&tab, "capturable stones", "document.querySelectorAll('.ring.capturable').length > 0");
+    keys(&tab, &[("ArrowLeft", "d1"), ("ArrowLeft", "a1"), ("ArrowUp", "a4"), ("ArrowUp", "a7")]);
+    tab.press_key("Enter").unwrap();
+    wait_loaded(&tab, &positions[7]);
+    check_page(&tab, &server, &positions[7]);
+
+    lap("keyboard play");
     // A slow answer: the page says it is working, takes no clicks meanwhile, and then
     // shows the answer of the move that was played.
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();

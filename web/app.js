@@ -188,6 +188,7 @@ function standardEdges() {
 function buildBoard() {
   const root = $("board");
   root.textContent = "";
+  if (!ORDER.includes(focusPoint)) focusPoint = ORDER[0];
   const span = (BOARD.columns - 1) * UNIT;
   // A ring round a point reaches 49 units from it (radius 45, stroke 8 at most); the
   // margins keep it clear of the board's edge, and the labels (LABEL from the outer
@@ -220,12 +221,48 @@ function buildBoard() {
     const stone = svg("circle", { class: "stone", r: 34 }, g);
     const dot = svg("circle", { class: "dot", r: 15 }, g);
     const cross = svg("path", { class: "cross", d: "M-22,-22 L22,22 M22,-22 L-22,22" }, g);
-    const hit = svg("circle", { class: "hit", r: 47, "data-point": p }, g);
+    // One point at a time is in the tab order (the last one focused): Tab reaches the
+    // board once, and the arrow keys move within it.
+    const hit = svg("circle", { class: "hit", r: 47, "data-point": p, role: "button", tabindex: p === focusPoint ? 0 : -1 }, g);
     const title = svg("title", {}, hit);
     title.textContent = p;
     hit.addEventListener("click", (e) => { e.preventDefault(); onPointClick(p); });
+    hit.addEventListener("focus", () => focusOn(p, false));
+    hit.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPointClick(p); return; }
+      const q = e.key.startsWith("Arrow") ? neighbour(p, e.key) : null;
+      if (e.key.startsWith("Arrow")) e.preventDefault(); // not a step through the game
+      if (q) focusOn(q, true);
+    });
     pointEls[p] = { g, ring, stone, dot, cross, hit };
   }
+}
+
+// The point of the board in the tab order.
+let focusPoint = null;
+
+function focusOn(p, move) {
+  if (focusPoint && pointEls[focusPoint]) pointEls[focusPoint].hit.setAttribute("tabindex", "-1");
+  focusPoint = p;
+  pointEls[p].hit.setAttribute("tabindex", "0");
+  if (move) pointEls[p].hit.focus();
+}
+
+// Where an arrow key goes from `p`: the nearest point that way as the board is drawn
+// (flipped too), those on p's own row or column first; null at the edge.
+function neighbour(p, key) {
+  const [dx, dy] = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key] || [0, 0];
+  const [x, y] = xy(p);
+  let best = null, cost = Infinity;
+  for (const q of ORDER) {
+    const [qx, qy] = xy(q);
+    const along = (qx - x) * dx + (qy - y) * dy;
+    const across = Math.abs((qx - x) * dy) + Math.abs((qy - y) * dx);
+    if (along <= 0 || across > along) continue;
+    if (along + 3 * across < cost) { best = q; cost = along + 3 * across; }
+  }
+  return best;
 }
 
 // Draws `board` (point -> 'W'|'B'|'.') with marks: {selected, targets, captures, from, to,
@@ -247,6 +284,11 @@ function drawBoard(board, marks) {
     el.dot.setAttribute("class", "dot" + (marks.targets && marks.targets.has(p) ? ` target ${marks.targets.get(p)}` : ""));
     el.cross.setAttribute("class", "cross" + (marks.cap === p ? " on" : ""));
     el.hit.setAttribute("class", "hit" + (marks.clickable && marks.clickable.has(p) ? " clickable" : ""));
+    const what = [s === "W" ? "white stone" : s === "B" ? "black stone" : "empty"];
+    if (marks.selected === p) what.push("selected");
+    if (marks.captures && marks.captures.has(p)) what.push("can be captured");
+    else if (marks.targets && marks.targets.has(p)) what.push(`${marks.targets.get(p)} here`);
+    el.hit.setAttribute("aria-label", `${p}, ${what.join(", ")}`);
   }
 }
 
@@ -941,7 +983,8 @@ function wire() {
       cancelSelection();
       return;
     }
-    if (typing || state.setup) return;
+    // On the board the arrow keys moved the focus (the point's own handler).
+    if (typing || state.setup || e.defaultPrevented) return;
     const mod = e.ctrlKey || e.metaKey;
     if (mod && key === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
     else if (mod && (key === "y" || (key === "z" && e.shiftKey))) { e.preventDefault(); redo(); }
