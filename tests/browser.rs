@@ -386,6 +386,49 @@ fn web_board_in_chromium() {
     // The history is numbered as players write games.
     let labels = eval_json(&tab, "[...document.querySelectorAll('#history li')].map(li => li.textContent)");
     assert_eq!(labels, serde_json::json!(["start", "1. a1", "a7", "2. d1", "g7", "3. d7", "b6"]));
+
+    // Variations, as on the lichess analysis board: a move other than the game's, played from
+    // the middle of it, starts a side line shown indented after the move it replaces; the main
+    // line stays, and a click on a move of either line goes there.
+    let node = |position: &str| format!("#history [data-position={}]", js_str(position));
+    click(&tab, &node(&positions[4]));
+    wait_loaded(&tab, &positions[4]);
+    let alt = api_rows(&server.probe(&positions[4])).into_iter().map(|r| r.0).find(|m| m != "d7" && !m.contains('x')).unwrap();
+    let side = play_by_clicks(&tab, &server, &positions[4], &alt, None);
+    check_page(&tab, &server, &side);
+    let tree = eval_json(
+        &tab,
+        "({main: [...document.querySelectorAll('#history > li.node')].map(li => li.textContent), \
+           lines: [...document.querySelectorAll('#history > li.variation')].map(v => [...v.querySelectorAll('.node')].map(li => li.textContent)), \
+           after: (document.querySelector('#history > li.variation') || {}).previousElementSibling?.textContent, \
+           indent: document.querySelector('#history > li.variation .node')?.getBoundingClientRect().left - document.querySelector('#history > li.node').getBoundingClientRect().left, \
+           current: document.querySelector('#history .current')?.dataset.position})",
+    );
+    assert_eq!(tree["main"], serde_json::json!(["start", "1. a1", "a7", "2. d1", "g7", "3. d7", "3... b6"]), "the main line is kept: {tree}");
+    assert_eq!(tree["lines"], serde_json::json!([[format!("3. {alt}")]]), "the side line: {tree}");
+    assert_eq!(tree["after"], "3. d7", "the side line follows the move it replaces: {tree}");
+    assert!(tree["indent"].as_f64().unwrap() >= 12.0, "the side line is indented: {tree}");
+    assert_eq!(tree["current"], side.as_str(), "{tree}");
+    save_png(&tab, "browser-screenshot-variation.png");
+    // Undo goes back to the branch point; Redo follows the main line.
+    click(&tab, "#undo");
+    wait_loaded(&tab, &positions[4]);
+    click(&tab, "#redo");
+    wait_loaded(&tab, &positions[5]);
+    // A click on a move of either line goes there.
+    click(&tab, &node(&side));
+    wait_loaded(&tab, &side);
+    click(&tab, &node(&positions[6]));
+    wait_loaded(&tab, &positions[6]);
+    check_page(&tab, &server, &positions[6]);
+    // The game's own move, played again, goes along the main line: no new line.
+    click(&tab, &node(&positions[4]));
+    wait_loaded(&tab, &positions[4]);
+    play_by_clicks(&tab, &server, &positions[4], "d7", None);
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history .node').length"), 8, "no line added for the game's own move");
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history .variation').length"), 1);
+    click(&tab, &node(&positions[6]));
+    wait_loaded(&tab, &positions[6]);
     // The move list is grouped by result, and each run of more than 3 moves of one value
     // is one folded line, "N moves: VALUE", that opens on a click.
     let api = server.probe(&pos);

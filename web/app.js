@@ -93,8 +93,11 @@ function valueWords(probe) {
 // State
 
 const state = {
-  history: [], // [{position, move}] ; move is the move that led here (null for a loaded position)
-  index: -1,
+  // The game as a tree, as on the lichess analysis board: a node is {id, position, move,
+  // parent, children}, `move` the move that led to it (null for a position typed, set up
+  // or opened). children[0] continues the node's line; the others start side lines.
+  root: null,
+  node: null, // the node shown
   probe: null, // probe of the current position once it has arrived
   sel: null, // {from, to} while a click sequence is under way
   hover: null, // a move object of the list being hovered
@@ -161,7 +164,23 @@ function status(text, kind) {
   el.className = kind || "";
 }
 
-const current = () => state.history[state.index] || null;
+const current = () => state.node;
+
+let nodeIds = 0;
+function newNode(position, move, parent) {
+  return { id: ++nodeIds, position, move, parent, children: [] };
+}
+
+// A list of {position, move} as a line from a new root: [root, last node].
+function lineOf(entries) {
+  let root = null, last = null;
+  for (const e of entries) {
+    const n = newNode(e.position, e.move, last);
+    if (last) last.children.push(n); else root = n;
+    last = n;
+  }
+  return [root, last];
+}
 const sideOf = (position) => (position.split(" ")[1] || "w").toLowerCase();
 
 // ---------------------------------------------------------------------------------------
@@ -399,8 +418,8 @@ function renderInfo() {
   $("method").textContent = p && p.method && !state.setup ? `${p.method === "table" ? "table" : "search"}${typeof p.seconds === "number" ? `, ${fmtSeconds(p.seconds)}` : ""}` : "";
   $("value-words").title = $("value-words").textContent;
   $("facts").title = [$("side-to-move").textContent, $("hands").textContent, $("method").textContent].filter((t) => t).join(" · ");
-  $("undo").disabled = !!state.setup || state.index <= 0;
-  $("redo").disabled = !!state.setup || state.index >= state.history.length - 1;
+  $("undo").disabled = !!state.setup || !entry || !entry.parent;
+  $("redo").disabled = !!state.setup || !entry || !entry.children.length;
   $("best-line").textContent = state.anim ? "■ Stop" : "▶ Play best line";
   $("best-line").disabled = !!state.setup || !p;
   $("setup").disabled = !!state.setup;
@@ -514,27 +533,58 @@ function moveItem(m, p) {
   return li;
 }
 
+// How a node is written in the history: numbered as players write games, counted from
+// the last position not reached by a move (the start, or one typed or set up). A black
+// move carries its number ("3... b6") where it opens a line or follows a side line.
+function nodeLabel(n, numbered) {
+  if (!n.move) return n.parent ? "position" : "start";
+  let ply = 0, from = n;
+  while (from.move) { ply++; from = from.parent; }
+  const k = ply - 1 + (sideOf(from.position) === "w" ? 0 : 1);
+  const number = Math.floor(k / 2) + 1;
+  if (k % 2 === 0) return `${number}. ${n.move}`;
+  return numbered || ply === 1 ? `${number}... ${n.move}` : n.move;
+}
+
 function renderHistory() {
   const list = $("history");
   list.textContent = "";
-  // Numbered as players write games, each run of moves from the position it starts at.
-  const labels = [];
-  for (let s = 0; s < state.history.length;) {
-    labels.push(s === 0 ? "start" : "position");
-    let e = s + 1;
-    while (e < state.history.length && state.history[e].move) e++;
-    labels.push(...numberMoves(state.history[s].position, state.history.slice(s + 1, e).map((h) => h.move)));
-    s = e;
-  }
-  state.history.forEach((h, i) => {
+  if (!state.root) return;
+  const ahead = new Set();
+  for (let n = state.node && state.node.children[0]; n; n = n.children[0]) ahead.add(n);
+  const item = (n, numbered) => {
     const li = document.createElement("li");
-    li.textContent = labels[i];
-    if (i === state.index) li.className = "current";
-    if (i > state.index) li.classList.add("future");
-    li.title = h.position;
-    li.addEventListener("click", () => { stopAnim(); jump(i); });
-    list.appendChild(li);
-  });
+    li.className = "node";
+    li.textContent = nodeLabel(n, numbered);
+    if (n === state.node) li.classList.add("current");
+    if (ahead.has(n)) li.classList.add("future");
+    li.title = n.position;
+    li.dataset.position = n.position;
+    li.addEventListener("click", () => { stopAnim(); jump(n); });
+    return li;
+  };
+  // A line from `from` on: each move, then the side lines that replace it, indented, each
+  // a line of its own; after them the line goes on, its next move numbered afresh.
+  const line = (from, ol) => {
+    let numbered = false;
+    for (let n = from; n.children.length;) {
+      const [next, ...others] = n.children;
+      ol.appendChild(item(next, numbered));
+      for (const other of others) {
+        const li = document.createElement("li");
+        li.className = "variation";
+        const sub = document.createElement("ol");
+        sub.appendChild(item(other, true));
+        line(other, sub);
+        li.appendChild(sub);
+        ol.appendChild(li);
+      }
+      numbered = others.length > 0;
+      n = next;
+    }
+  };
+  list.appendChild(item(state.root, false));
+  line(state.root, list);
   const cur = list.querySelector(".current");
   if (cur && cur.scrollIntoView && list.scrollHeight > list.clientHeight) cur.scrollIntoView({ block: "nearest" });
 }
@@ -549,14 +599,16 @@ function renderAll() {
 // ---------------------------------------------------------------------------------------
 // Navigation
 
-// The URL holds the position, and the game that led to it: the first position of the
-// history (`game`) and the moves played from it up to here (`moves`), so that a link
-// restores Undo as well as the board.
+// The URL holds the position, and the line that led to it: the game's first position
+// (`game`) and the moves played from it up to here (`moves`), so that a link restores
+// Undo as well as the board (not the side lines).
 function setUrl(position) {
   let url = `${location.pathname}?position=${encodeURIComponent(position)}`;
-  const upto = state.history.slice(1, state.index + 1);
+  const path = [];
+  for (let n = state.node; n; n = n.parent) path.unshift(n);
+  const upto = path.slice(1);
   if (upto.length && upto.every((h) => h.move)) {
-    url += `&game=${encodeURIComponent(state.history[0].position)}&moves=${encodeURIComponent(upto.map((h) => h.move).join(" "))}`;
+    url += `&game=${encodeURIComponent(path[0].position)}&moves=${encodeURIComponent(upto.map((h) => h.move).join(" "))}`;
   }
   try { history.replaceState(null, "", url); } catch (e) { /* file:// */ }
 }
@@ -593,10 +645,10 @@ async function copyLink() {
   }
 }
 
-// Shows history entry `index` and loads its probe. Resolves true once the probe is shown.
-async function show(index) {
-  if (index !== state.index) state.openRuns = new Set();
-  state.index = index;
+// Shows the game's node `node` and loads its probe. Resolves true once the probe is shown.
+async function show(node) {
+  if (node !== state.node) state.openRuns = new Set();
+  state.node = node;
   state.sel = null;
   state.hover = null;
   const entry = current();
@@ -653,15 +705,23 @@ function errorStatus(e) {
     const b = document.createElement("button");
     b.id = "retry";
     b.textContent = "Retry";
-    b.addEventListener("click", () => { status(""); cache.delete(current() && current().position); show(state.index); });
+    b.addEventListener("click", () => { status(""); cache.delete(current() && current().position); show(state.node); });
     $("status").append(" ", b);
   }
 }
 
+// Goes where `move` (null: a position typed or set up) leads from the node shown: to the
+// node there if the game has one, else to a new one, which starts a side line when the
+// node already has a continuation. Nothing is deleted.
 function push(position, move) {
-  state.history = state.history.slice(0, state.index + 1);
-  state.history.push({ position, move });
-  return show(state.history.length - 1);
+  const here = state.node;
+  if (!here) { state.root = newNode(position, move, null); return show(state.root); }
+  let next = here.children.find((c) => (move ? c.move === move : !c.move && c.position === position));
+  if (!next) {
+    next = newNode(position, move, here);
+    here.children.push(next);
+  }
+  return show(next);
 }
 
 function playMove(m) {
@@ -670,14 +730,15 @@ function playMove(m) {
   return push(m.position, m.move);
 }
 
-function jump(i) {
-  if (state.setup || busy() || i < 0 || i >= state.history.length || i === state.index) return;
+function jump(node) {
+  if (state.setup || busy() || !node || node === state.node) return;
   status("");
-  show(i);
+  show(node);
 }
 
-function undo() { stopAnim(); jump(state.index - 1); }
-function redo() { stopAnim(); jump(state.index + 1); }
+// Back to the move before; forward along the line shown (its first continuation).
+function undo() { stopAnim(); jump(state.node && state.node.parent); }
+function redo() { stopAnim(); jump(state.node && state.node.children[0]); }
 
 // Loads a position typed or pasted by the user: validated by the server first.
 async function loadPosition(text) {
@@ -704,7 +765,7 @@ function onPointClick(p) {
   if (busy()) return;
   if (state.setup) { setupClick(p); return; }
   stopAnim();
-  if (!state.probe || state.index < 0) return;
+  if (!state.probe || !state.node) return;
   const moves = legalMoves();
   const sel = state.sel;
   const choose = (cands) => {
@@ -930,8 +991,8 @@ async function newGame(text) {
   try {
     const p = await probe(text);
     status("");
-    state.history = [{ position: p.position, move: null }];
-    await show(0);
+    state.root = newNode(p.position, null, null);
+    await show(state.root);
   } catch (e) {
     errorStatus(e);
   } finally {
@@ -1044,13 +1105,14 @@ async function init() {
   const start = (fromUrl && fromUrl.trim()) || (info && info.start_position) || emptyStart();
   const params = new URLSearchParams(location.search);
   const game = fromUrl && params.get("game") && params.get("moves") ? await replayGame(params.get("game"), params.get("moves"), start.trim().replace(/\s+/g, " ")) : null;
-  state.history = game || [{ position: start.trim().replace(/\s+/g, " "), move: null }];
-  const ok = await show(state.history.length - 1);
+  const [root, last] = lineOf(game || [{ position: start.trim().replace(/\s+/g, " "), move: null }]);
+  state.root = root;
+  const ok = await show(last);
   if (!ok && fromUrl && info) {
     // keep the faulty URL's message visible but give the user a board to play on
     const msg = $("status").textContent;
-    state.history = [{ position: info.start_position || emptyStart(), move: null }];
-    await show(0);
+    state.root = newNode(info.start_position || emptyStart(), null, null);
+    await show(state.root);
     status(`${msg} (opened the start position instead)`, "error");
   }
 }
