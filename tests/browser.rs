@@ -3,9 +3,12 @@
 //!
 //! It plays a game by clicking the board's SVG points (placements, a flight with a capture),
 //! checks after every move that the move list (move, result, plies) equals `GET /api/probe`,
-//! hovers a move, tries undo and redo (buttons and keys), reopens the URL, types a position
-//! into the position field, steps through "Play best line", tries set-up mode with an illegal
-//! and a legal position, and saves screenshots (desktop and phone) under `target/`.
+//! starts a side line from the middle of the game, hovers a move, tries undo and redo
+//! (buttons and keys), reopens the URL, types a position into the position field, steps
+//! through "Play best line", tries set-up mode with an illegal and a legal position and
+//! from an empty board, plays by keyboard, checks the layout (rings and labels, the value
+//! at 1280 px, a phone), and saves screenshots under `target/`. Other boards, `/stats`
+//! and the double captures of `take=each` have tests of their own.
 //!
 //! Without a Chromium on PATH (`chromium`, `chromium-browser`, `google-chrome`, or `$CHROME`)
 //! the test says it is skipped and passes, unless `MORRIS_REQUIRE_BROWSER=1` (CI sets it).
@@ -85,13 +88,24 @@ fn wait_loaded(tab: &Tab, position: &str) {
     );
 }
 
+/// The moves the page should list: the API's, each once (the API may list a move that
+/// takes two stones twice, once per order of its captures).
 fn api_rows(probe: &Value) -> Vec<(String, String, Option<u64>)> {
+    let mut seen = std::collections::HashSet::new();
     probe["moves"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|m| seen.insert(capture_set(m["move"].as_str().unwrap())))
         .map(|m| (m["move"].as_str().unwrap().to_string(), m["result"].as_str().unwrap().to_string(), m["plies"].as_u64()))
         .collect()
+}
+
+/// A move with its captures in a fixed order: `d7xb4xa1` and `d7xa1xb4` are one move.
+fn capture_set(mv: &str) -> String {
+    let mut parts: Vec<&str> = mv.split('x').collect();
+    parts[1..].sort();
+    parts.join("x")
 }
 
 /// The value in words as the page should put it.
@@ -181,10 +195,9 @@ fn play_by_clicks(tab: &Tab, server: &Server, position: &str, mv: &str, shot_bef
     let probe = server.probe(position);
     let entry = probe["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv).unwrap_or_else(|| panic!("{mv} is not legal in {position:?}: {probe}"));
     let after = entry["position"].as_str().unwrap().to_string();
-    let (body, cap) = match mv.split_once('x') {
-        Some((b, c)) => (b, Some(c)),
-        None => (mv, None),
-    };
+    let mut parts = mv.split('x');
+    let body = parts.next().unwrap();
+    let caps: Vec<&str> = parts.collect();
     let (from, to) = match body.split_once('-') {
         Some((f, t)) => (Some(f), t),
         None => (None, body),
@@ -200,12 +213,15 @@ fn play_by_clicks(tab: &Tab, server: &Server, position: &str, mv: &str, shot_bef
         assert_eq!(targets, serde_json::json!(want), "destinations marked for {f}");
     }
     click_point(tab, to);
-    if let Some(c) = cap {
-        // the stone is shown moved and the capturable stones are marked; nothing is played yet
+    for (k, c) in caps.iter().enumerate() {
+        // the stone is shown moved and the capturable stones are marked; nothing is played
+        // until the last capture is chosen
         wait_until(tab, "capturable stones", &format!("!!document.querySelector('[data-point={c}]').parentNode.querySelector('.ring.capturable')"));
-        assert_eq!(eval(tab, "document.body.dataset.position"), position, "no move before the capture is chosen");
-        if let Some(name) = shot_before_capture {
-            save_png(tab, name);
+        assert_eq!(eval(tab, "document.body.dataset.position"), position, "no move before the captures are chosen");
+        if k == 0 {
+            if let Some(name) = shot_before_capture {
+                save_png(tab, name);
+            }
         }
         click_point(tab, c);
     }
@@ -922,4 +938,59 @@ fn check_stats(tab: &Tab, server: &Server, game: &str) {
     assert!(page["page_w"].as_f64().unwrap() <= page["vw"].as_f64().unwrap() + 0.5, "no sideways scrolling of the page on a phone: {page}");
     save_png(tab, &format!("browser-screenshot-stats-{}.png", game.split(' ').next().unwrap().to_lowercase()));
     set_viewport(tab, 1200, 900, false);
+}
+
+/// Under `take=each` a move that closes two mills takes two stones: it is listed once, and
+/// played by clicking its point and then both stones, in either order; the page draws both
+/// captures (hover preview and last move).
+#[test]
+fn double_capture_in_chromium() {
+    let Some(chrome) = browser_or_skip() else { return };
+    let rules = "standard,take=each";
+    let db = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", rules, "solve", "-q", "--db"]).arg(db.path()).args(["--max-stones", "9"]).output().unwrap();
+    assert!(out.status.success(), "solve {rules}: {}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(db.path(), &["--rules", rules]);
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(&chrome, profile.path());
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(WAIT);
+    set_viewport(&tab, 1200, 900, false);
+
+    // White places d7, closing a7-d7-g7 and d7-d6-d5, and takes both black stones.
+    let pos = server.probe("W.W.W..W..B..........B.. w 1 2")["position"].as_str().unwrap().to_string();
+    let url = format!("{}/?position={}", server.base(), encode(&pos));
+    tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &pos);
+    let probe = check_page(&tab, &server, &pos);
+    let double = "d7xa1xb4";
+    assert!(probe["moves"].as_array().unwrap().iter().any(|m| m["move"] == double), "{probe}");
+    assert_eq!(eval(&tab, &format!("document.querySelectorAll('#moves [data-move={double}]').length")), 1, "{double} is listed once");
+    // Hovering it shows both stones taken.
+    tab.move_mouse_to_point(center(&tab, &format!("#moves [data-move={double}]"))).unwrap();
+    wait_until(&tab, "the hover preview", "['a1', 'b4'].every((q) => document.querySelector(`[data-point=${q}]`).dataset.stone === '.' && pointEls[q].cross.getAttribute('class') === 'cross on')");
+    tab.move_mouse_to_point(Point { x: 1195.0, y: 5.0 }).unwrap();
+    wait_until(&tab, "the board back", "document.querySelector('[data-point=a1]').dataset.stone === 'B'");
+    // By clicks, the captures in the move's order...
+    let after = play_by_clicks(&tab, &server, &pos, double, None);
+    check_page(&tab, &server, &after);
+    assert_eq!(eval(&tab, "['a1', 'b4'].every((q) => pointEls[q].cross.getAttribute('class') === 'cross on')"), true, "both captured stones are marked");
+    // ...and in the other order: the first one chosen is marked taken, the other still
+    // capturable, and nothing is played before the second.
+    click(&tab, "#undo");
+    wait_loaded(&tab, &pos);
+    click_point(&tab, "d7");
+    wait_until(&tab, "capturable stones", "document.querySelectorAll('.ring.capturable').length === 2");
+    assert_eq!(eval(&tab, "document.getElementById('hint').textContent.startsWith('Two mills: click two black stones')"), true, "the hint asks for two stones");
+    click_point(&tab, "b4");
+    wait_until(&tab, "the second capture", "document.querySelectorAll('.ring.capturable').length === 1 && !!document.querySelector('[data-point=a1]').parentNode.querySelector('.ring.capturable')");
+    assert_eq!(eval(&tab, "document.body.dataset.position"), pos.as_str(), "no move before the second capture");
+    click_point(&tab, "a1");
+    wait_loaded(&tab, &after);
+    // From the move list.
+    click(&tab, "#undo");
+    wait_loaded(&tab, &pos);
+    click(&tab, &format!("#moves [data-move={double}]"));
+    wait_loaded(&tab, &after);
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history .node').length"), 2, "one move, played three times, in the history");
 }

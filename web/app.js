@@ -61,12 +61,17 @@ function formatPosition(board, side, wh, bh) {
   return wh > 0 || bh > 0 ? `${b} ${side} ${wh} ${bh}` : `${b} ${side}`;
 }
 
-// `d1`, `d1xg7`, `a1-a4`, `a1-a4xd7` -> {from, to, cap}
+// `d1`, `d1xg7`, `a1-a4`, `a1-a4xd7`, and under `take=each` a move closing two mills,
+// `d7xa1xb4` -> {from, to, caps: [point]}
 function parseMove(text) {
-  const m = /^([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?$/.exec(text);
+  const m = /^([a-g][1-7])(?:-([a-g][1-7]))?((?:x[a-g][1-7])*)$/.exec(text);
   if (!m) return null;
-  return m[2] ? { from: m[1], to: m[2], cap: m[3] || null } : { from: null, to: m[1], cap: m[3] || null };
+  const caps = m[3] ? m[3].slice(1).split("x") : [];
+  return m[2] ? { from: m[1], to: m[2], caps } : { from: null, to: m[1], caps };
 }
+
+// One key for a move whatever the order of its captures.
+const moveKey = (mv) => `${mv.from}-${mv.to}x${[...mv.caps].sort().join("x")}`;
 
 const sideName = (s) => (s === "w" || s === "white" ? "White" : "Black");
 const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
@@ -285,7 +290,7 @@ function neighbour(p, key) {
 }
 
 // Draws `board` (point -> 'W'|'B'|'.') with marks: {selected, targets, captures, from, to,
-// cap, ghost (point: 'W'|'B' drawn translucent), clickable, preview}
+// caps (points crossed out), ghost (point: 'W'|'B' drawn translucent), clickable, preview}
 function drawBoard(board, marks) {
   marks = marks || {};
   for (const p of ORDER) {
@@ -301,7 +306,7 @@ function drawBoard(board, marks) {
     if (marks.captures && marks.captures.has(p)) ring.push("capturable");
     el.ring.setAttribute("class", "ring " + ring.join(" "));
     el.dot.setAttribute("class", "dot" + (marks.targets && marks.targets.has(p) ? ` target ${marks.targets.get(p)}` : ""));
-    el.cross.setAttribute("class", "cross" + (marks.cap === p ? " on" : ""));
+    el.cross.setAttribute("class", "cross" + (marks.caps && marks.caps.includes(p) ? " on" : ""));
     el.hit.setAttribute("class", "hit" + (marks.clickable && marks.clickable.has(p) ? " clickable" : ""));
     const what = [s === "W" ? "white stone" : s === "B" ? "black stone" : "empty"];
     if (marks.selected === p) what.push("selected");
@@ -311,10 +316,13 @@ function drawBoard(board, marks) {
   }
 }
 
-// The legal moves of the current position, parsed.
+// The legal moves of the current position, parsed, each once: a move that takes two
+// stones may come once for each order of its captures.
 function legalMoves() {
   if (!state.probe) return [];
-  return state.probe.moves.map((m) => ({ ...m, parsed: parseMove(m.move) })).filter((m) => m.parsed);
+  const seen = new Set();
+  return state.probe.moves.map((m) => ({ ...m, parsed: parseMove(m.move) }))
+    .filter((m) => m.parsed && !seen.has(moveKey(m.parsed)) && seen.add(moveKey(m.parsed)));
 }
 
 function render() {
@@ -335,9 +343,9 @@ function render() {
     const after = parsePosition(state.hover.position);
     const mv = state.hover.parsed;
     const ghost = {};
-    if (mv.cap && board) ghost[mv.cap] = board[mv.cap];
+    if (board) for (const c of mv.caps) ghost[c] = board[c];
     if (mv.from && board) ghost[mv.from] = board[mv.from];
-    drawBoard(after ? after.board : board, { from: mv.from, to: mv.to, cap: mv.cap, ghost, preview: true });
+    drawBoard(after ? after.board : board, { from: mv.from, to: mv.to, caps: mv.caps, ghost, preview: true });
     hint("");
     return;
   }
@@ -345,8 +353,8 @@ function render() {
   const moves = legalMoves();
   const marks = { clickable: new Set(), targets: new Map(), captures: new Set() };
   const last = entry.move ? parseMove(entry.move) : null;
-  // The last move: where it came from and went, and the point whose stone it took.
-  if (last) { marks.from = last.from; marks.to = last.to; marks.cap = last.cap; }
+  // The last move: where it came from and went, and the points whose stones it took.
+  if (last) { marks.from = last.from; marks.to = last.to; marks.caps = last.caps; }
   const sel = state.sel;
   let shown = board;
   if (!sel) {
@@ -356,16 +364,19 @@ function render() {
       if (!m.parsed.from && !marks.targets.has(m.parsed.to)) marks.targets.set(m.parsed.to, m.result);
     }
   } else if (sel.to) {
-    // waiting for the capture: show the stone already moved
+    // waiting for a capture: show the stone already moved, and the stones already
+    // chosen taken
     shown = { ...board };
     const mover = entry.position.split(/\s+/)[1] === "w" ? "W" : "B";
     if (sel.from) shown[sel.from] = ".";
     shown[sel.to] = mover;
-    marks.from = sel.from; marks.to = sel.to;
-    for (const m of moves) {
-      if (m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.cap) {
-        marks.captures.add(m.parsed.cap);
-        marks.clickable.add(m.parsed.cap);
+    for (const c of sel.caps) shown[c] = ".";
+    marks.from = sel.from; marks.to = sel.to; marks.caps = sel.caps;
+    for (const m of capturesLeft(moves, sel)) {
+      for (const c of m.parsed.caps) {
+        if (sel.caps.includes(c)) continue;
+        marks.captures.add(c);
+        marks.clickable.add(c);
       }
     }
   } else if (sel.from) {
@@ -381,11 +392,20 @@ function render() {
     }
   }
   drawBoard(shown, marks);
-  hint(sel && sel.to ? `Mill: click the ${otherName(entry.position)} stone to capture (Esc cancels).`
+  hint(sel && sel.to ? captureHint(entry.position, moves, sel)
     : sel && sel.from ? `${sel.from} selected: click its destination (Esc cancels).` : "");
 }
 
 function hint(text) { $("hint").textContent = text; }
+
+// What to click while a move waits for its captures: one stone, or under `take=each`
+// after closing two mills, two, one at a time.
+function captureHint(position, moves, sel) {
+  const left = Math.max(0, ...capturesLeft(moves, sel).map((m) => m.parsed.caps.length)) - sel.caps.length;
+  const whose = otherName(position);
+  if (left > 1) return `Two mills: click ${left === 2 ? "two" : left} ${whose} stones to capture, one at a time (Esc cancels).`;
+  return sel.caps.length ? `Click one more ${whose} stone to capture (Esc cancels).` : `Mill: click the ${whose} stone to capture (Esc cancels).`;
+}
 const otherName = (position) => (position.split(/\s+/)[1] === "w" ? "black" : "white");
 
 // ---------------------------------------------------------------------------------------
@@ -438,7 +458,8 @@ function renderMoves() {
   list.textContent = "";
   const p = state.probe;
   if (state.setup || !p) { $("move-count").textContent = ""; return; }
-  $("move-count").textContent = p.moves.length ? `(${p.moves.length})` : "";
+  const all = legalMoves();
+  $("move-count").textContent = all.length ? `(${all.length})` : "";
   if (!p.moves.length) {
     const li = document.createElement("li");
     li.className = "empty";
@@ -449,7 +470,6 @@ function renderMoves() {
   // Grouped by result, best first (the server's order), and each run of more than
   // RUN moves of one value but the best folded into one line ("46 moves: loss in 2")
   // that opens on a click.
-  const all = legalMoves();
   const groups = [["win", "Winning moves"], ["draw", "Drawing moves"], ["loss", "Losing moves"]];
   for (const [res, title] of groups) {
     const ms = all.filter((m) => m.result === res);
@@ -769,23 +789,32 @@ function onPointClick(p) {
   const moves = legalMoves();
   const sel = state.sel;
   const choose = (cands) => {
-    const plain = cands.find((m) => !m.parsed.cap);
+    const plain = cands.find((m) => !m.parsed.caps.length);
     if (plain) { state.sel = null; playMove(plain); return true; }
-    if (cands.length) { state.sel = { from: cands[0].parsed.from, to: cands[0].parsed.to }; render(); return true; }
+    if (cands.length) { state.sel = { from: cands[0].parsed.from, to: cands[0].parsed.to, caps: [] }; render(); return true; }
     return false;
   };
   const start = () => {
     // a first click: a placement point, or a stone that can move
     const place = moves.filter((m) => !m.parsed.from && m.parsed.to === p);
     if (choose(place)) return;
-    if (moves.some((m) => m.parsed.from === p)) { state.sel = { from: p, to: null }; render(); return; }
+    if (moves.some((m) => m.parsed.from === p)) { state.sel = { from: p, to: null, caps: [] }; render(); return; }
     state.sel = null;
     render();
   };
   if (!sel) { start(); return; }
   if (sel.to) {
-    const m = moves.find((m) => m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.cap === p);
-    if (m) { state.sel = null; playMove(m); return; }
+    // A capture, in any order when the move takes two; the move is played once its
+    // stones are all chosen.
+    const caps = [...sel.caps, p];
+    const next = capturesLeft(moves, { ...sel, caps });
+    if (!sel.caps.includes(p) && next.length) {
+      const done = next.find((m) => m.parsed.caps.length === caps.length);
+      if (done && next.length === 1) { state.sel = null; playMove(done); return; }
+      state.sel = { ...sel, caps };
+      render();
+      return;
+    }
     state.sel = null;
     start();
     return;
@@ -795,6 +824,13 @@ function onPointClick(p) {
   if (choose(moves.filter((m) => m.parsed.from === sel.from && m.parsed.to === p))) return;
   state.sel = null;
   start();
+}
+
+// The capturing moves of the stone selected to where it went that take every stone
+// chosen so far.
+function capturesLeft(moves, sel) {
+  return moves.filter((m) => m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.caps.length
+    && sel.caps.every((c) => m.parsed.caps.includes(c)));
 }
 
 function cancelSelection() {
