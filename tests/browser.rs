@@ -3,9 +3,12 @@
 //!
 //! It plays a game by clicking the board's SVG points (placements, a flight with a capture),
 //! checks after every move that the move list (move, result, plies) equals `GET /api/probe`,
-//! hovers a move, tries undo and redo (buttons and keys), reopens the URL, types a position
-//! into the position field, steps through "Play best line", tries set-up mode with an illegal
-//! and a legal position, and saves screenshots (desktop and phone) under `target/`.
+//! starts a side line from the middle of the game, hovers a move, tries undo and redo
+//! (buttons and keys), reopens the URL, types a position into the position field, steps
+//! through "Play best line", tries set-up mode with an illegal and a legal position and
+//! from an empty board, plays by keyboard, checks the layout (rings and labels, the value
+//! at 1280 px, a phone), and saves screenshots under `target/`. Other boards, `/stats`
+//! and the double captures of `take=each` have tests of their own.
 //!
 //! Without a Chromium on PATH (`chromium`, `chromium-browser`, `google-chrome`, or `$CHROME`)
 //! the test says it is skipped and passes, unless `MORRIS_REQUIRE_BROWSER=1` (CI sets it).
@@ -85,13 +88,24 @@ fn wait_loaded(tab: &Tab, position: &str) {
     );
 }
 
+/// The moves the page should list: the API's, each once (the API may list a move that
+/// takes two stones twice, once per order of its captures).
 fn api_rows(probe: &Value) -> Vec<(String, String, Option<u64>)> {
+    let mut seen = std::collections::HashSet::new();
     probe["moves"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|m| seen.insert(capture_set(m["move"].as_str().unwrap())))
         .map(|m| (m["move"].as_str().unwrap().to_string(), m["result"].as_str().unwrap().to_string(), m["plies"].as_u64()))
         .collect()
+}
+
+/// A move with its captures in a fixed order: `d7xb4xa1` and `d7xa1xb4` are one move.
+fn capture_set(mv: &str) -> String {
+    let mut parts: Vec<&str> = mv.split('x').collect();
+    parts[1..].sort();
+    parts.join("x")
 }
 
 /// The value in words as the page should put it.
@@ -181,10 +195,9 @@ fn play_by_clicks(tab: &Tab, server: &Server, position: &str, mv: &str, shot_bef
     let probe = server.probe(position);
     let entry = probe["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv).unwrap_or_else(|| panic!("{mv} is not legal in {position:?}: {probe}"));
     let after = entry["position"].as_str().unwrap().to_string();
-    let (body, cap) = match mv.split_once('x') {
-        Some((b, c)) => (b, Some(c)),
-        None => (mv, None),
-    };
+    let mut parts = mv.split('x');
+    let body = parts.next().unwrap();
+    let caps: Vec<&str> = parts.collect();
     let (from, to) = match body.split_once('-') {
         Some((f, t)) => (Some(f), t),
         None => (None, body),
@@ -200,12 +213,15 @@ fn play_by_clicks(tab: &Tab, server: &Server, position: &str, mv: &str, shot_bef
         assert_eq!(targets, serde_json::json!(want), "destinations marked for {f}");
     }
     click_point(tab, to);
-    if let Some(c) = cap {
-        // the stone is shown moved and the capturable stones are marked; nothing is played yet
+    for (k, c) in caps.iter().enumerate() {
+        // the stone is shown moved and the capturable stones are marked; nothing is played
+        // until the last capture is chosen
         wait_until(tab, "capturable stones", &format!("!!document.querySelector('[data-point={c}]').parentNode.querySelector('.ring.capturable')"));
-        assert_eq!(eval(tab, "document.body.dataset.position"), position, "no move before the capture is chosen");
-        if let Some(name) = shot_before_capture {
-            save_png(tab, name);
+        assert_eq!(eval(tab, "document.body.dataset.position"), position, "no move before the captures are chosen");
+        if k == 0 {
+            if let Some(name) = shot_before_capture {
+                save_png(tab, name);
+            }
         }
         click_point(tab, c);
     }
@@ -333,6 +349,21 @@ fn web_board_in_chromium() {
         "(() => { const out = []; for (const t of document.querySelectorAll('.coords text')) { const a = t.getBoundingClientRect();          for (const q of ORDER) { const c = pointEls[q].stone.getBoundingClientRect(); const r = c.width / 2, cx = c.x + r, cy = c.y + r;          const dx = Math.max(a.left - cx, 0, cx - a.right), dy = Math.max(a.top - cy, 0, cy - a.bottom); if (dx * dx + dy * dy < r * r) out.push(t.textContent + '/' + q); } } return out; })()",
     );
     assert_eq!(overlaps, serde_json::json!([]), "labels under stones");
+    // The rings around points (the last move, a selection, capturable stones) stay clear of
+    // the board's edge and of every label, in their widest style (SVG units).
+    let rings = eval_json(
+        &tab,
+        "(() => { const out = []; const bg = document.querySelector('.board-bg'); const a = (e, k) => parseFloat(e.getAttribute(k)); \
+           const x0 = a(bg, 'x'), y0 = a(bg, 'y'), x1 = x0 + a(bg, 'width'), y1 = y0 + a(bg, 'height'); \
+           const labels = [...document.querySelectorAll('.coords text')].map((t) => [t.textContent, t.getBBox()]); \
+           for (const q of ORDER) { const el = pointEls[q], m = el.g.transform.baseVal.consolidate().matrix, cx = m.e, cy = m.f; let w = 0; \
+             for (const c of ['last', 'selected', 'capturable', 'preview']) { el.ring.setAttribute('class', 'ring ' + c); w = Math.max(w, parseFloat(getComputedStyle(el.ring).strokeWidth)); } \
+             const r = a(el.ring, 'r') + w / 2; \
+             if (cx - r < x0 + 6 || cx + r > x1 - 6 || cy - r < y0 + 6 || cy + r > y1 - 6) out.push(q + ' at the edge'); \
+             for (const [t, b] of labels) { const dx = Math.max(b.x - cx, 0, cx - b.x - b.width), dy = Math.max(b.y - cy, 0, cy - b.y - b.height); if (dx * dx + dy * dy < r * r) out.push(q + ' over ' + t); } } \
+           render(); return out; })()",
+    );
+    assert_eq!(rings, serde_json::json!([]), "rings clipped or over labels");
     // During placement every empty point is coloured by its best placement's result.
     let mut want = serde_json::Map::new();
     for m in p["moves"].as_array().unwrap() {
@@ -371,6 +402,49 @@ fn web_board_in_chromium() {
     // The history is numbered as players write games.
     let labels = eval_json(&tab, "[...document.querySelectorAll('#history li')].map(li => li.textContent)");
     assert_eq!(labels, serde_json::json!(["start", "1. a1", "a7", "2. d1", "g7", "3. d7", "b6"]));
+
+    // Variations, as on the lichess analysis board: a move other than the game's, played from
+    // the middle of it, starts a side line shown indented after the move it replaces; the main
+    // line stays, and a click on a move of either line goes there.
+    let node = |position: &str| format!("#history [data-position={}]", js_str(position));
+    click(&tab, &node(&positions[4]));
+    wait_loaded(&tab, &positions[4]);
+    let alt = api_rows(&server.probe(&positions[4])).into_iter().map(|r| r.0).find(|m| m != "d7" && !m.contains('x')).unwrap();
+    let side = play_by_clicks(&tab, &server, &positions[4], &alt, None);
+    check_page(&tab, &server, &side);
+    let tree = eval_json(
+        &tab,
+        "({main: [...document.querySelectorAll('#history > li.node')].map(li => li.textContent), \
+           lines: [...document.querySelectorAll('#history > li.variation')].map(v => [...v.querySelectorAll('.node')].map(li => li.textContent)), \
+           after: (document.querySelector('#history > li.variation') || {}).previousElementSibling?.textContent, \
+           indent: document.querySelector('#history > li.variation .node')?.getBoundingClientRect().left - document.querySelector('#history > li.node').getBoundingClientRect().left, \
+           current: document.querySelector('#history .current')?.dataset.position})",
+    );
+    assert_eq!(tree["main"], serde_json::json!(["start", "1. a1", "a7", "2. d1", "g7", "3. d7", "3... b6"]), "the main line is kept: {tree}");
+    assert_eq!(tree["lines"], serde_json::json!([[format!("3. {alt}")]]), "the side line: {tree}");
+    assert_eq!(tree["after"], "3. d7", "the side line follows the move it replaces: {tree}");
+    assert!(tree["indent"].as_f64().unwrap() >= 12.0, "the side line is indented: {tree}");
+    assert_eq!(tree["current"], side.as_str(), "{tree}");
+    save_png(&tab, "browser-screenshot-variation.png");
+    // Undo goes back to the branch point; Redo follows the main line.
+    click(&tab, "#undo");
+    wait_loaded(&tab, &positions[4]);
+    click(&tab, "#redo");
+    wait_loaded(&tab, &positions[5]);
+    // A click on a move of either line goes there.
+    click(&tab, &node(&side));
+    wait_loaded(&tab, &side);
+    click(&tab, &node(&positions[6]));
+    wait_loaded(&tab, &positions[6]);
+    check_page(&tab, &server, &positions[6]);
+    // The game's own move, played again, goes along the main line: no new line.
+    click(&tab, &node(&positions[4]));
+    wait_loaded(&tab, &positions[4]);
+    play_by_clicks(&tab, &server, &positions[4], "d7", None);
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history .node').length"), 8, "no line added for the game's own move");
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history .variation').length"), 1);
+    click(&tab, &node(&positions[6]));
+    wait_loaded(&tab, &positions[6]);
     // The move list is grouped by result, and each run of more than 3 moves of one value
     // is one folded line, "N moves: VALUE", that opens on a click.
     let api = server.probe(&pos);
@@ -528,7 +602,13 @@ fn web_board_in_chromium() {
     }
     let want = format!("Best line, {} {}: {}", steps.len(), if steps.len() == 1 { "ply" } else { "plies" }, text.join(" "));
     wait_until(&tab, "the best line as text", &format!("document.getElementById('status').textContent === {}", js_str(&want)));
+    // It stays while the line plays, and after.
+    let shown = format!("document.getElementById('status').textContent === {}", js_str(&want));
+    let first = steps[0]["position"].as_str().unwrap();
+    wait_until(&tab, "the first step of the best line", &format!("document.body.dataset.loaded === {}", js_str(first)));
+    assert_eq!(eval(&tab, &shown), true, "the best line is still written out after its first step ({first})");
     wait_loaded(&tab, &last);
+    assert_eq!(eval(&tab, &shown), true, "the best line is still written out at its end");
     check_page(&tab, &server, &last);
     wait_until(&tab, "the animation to end", "document.getElementById('best-line').textContent.includes('Play best line')");
 
@@ -579,6 +659,38 @@ fn web_board_in_chromium() {
     assert_eq!(eval(&tab, "document.querySelectorAll('#history li').length"), 1, "the new game's history is its start");
 
     lap("new game");
+    // Set up from the empty board, the stones of a movement position are that position: the
+    // start's stones in hand are not carried over.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, START);
+    click(&tab, "#setup");
+    wait_until(&tab, "set-up mode", "document.body.dataset.mode === 'setup'");
+    for (point, clicks) in [("a7", 1), ("g7", 1), ("d6", 1), ("a1", 2), ("g1", 2), ("d2", 2)] {
+        for _ in 0..clicks {
+            click_point(&tab, point);
+        }
+    }
+    let hands = eval_json(&tab, "[document.getElementById('setup-white-hand').value, document.getElementById('setup-black-hand').value]");
+    assert_eq!(hands, serde_json::json!(["0", "0"]), "no stones in hand set up from the empty board");
+    click(&tab, "#setup-done");
+    let moved = server.probe(&format!("W.W.W{}B.B.B w", ".".repeat(14)))["position"].as_str().unwrap().to_string();
+    wait_loaded(&tab, &moved);
+    check_page(&tab, &server, &moved);
+    // Set up from a placement position, the stones in hand are its own, and a stone put on
+    // the board comes out of its side's hand when the side would have too many.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&positions[2]))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[2]);
+    click(&tab, "#setup");
+    wait_until(&tab, "set-up mode", "document.body.dataset.mode === 'setup'");
+    let hands = eval_json(&tab, "[document.getElementById('setup-white-hand').value, document.getElementById('setup-black-hand').value]");
+    assert_eq!(hands, serde_json::json!(["2", "2"]), "the position's own stones in hand");
+    click_point(&tab, "g4");
+    let hands = eval_json(&tab, "[document.getElementById('setup-white-hand').value, document.getElementById('setup-black-hand').value]");
+    assert_eq!(hands, serde_json::json!(["1", "2"]), "White's third stone came out of the hand");
+    click(&tab, "#setup-cancel");
+    wait_until(&tab, "play mode", "document.body.dataset.mode === 'play'");
+
+    lap("set-up from the empty board");
     // Flip: the board turned half round, labels too, and points still play by clicks.
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
     wait_loaded(&tab, START);
@@ -596,6 +708,53 @@ fn web_board_in_chromium() {
     wait_until(&tab, "the board turned back", "document.body.dataset.flipped === '0'");
 
     lap("flip");
+    // Keyboard play on the board: Tab reaches the points, the arrow keys move between them
+    // as they lie on the screen, and Enter or Space acts as a click.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, START);
+    let focused = |tab: &Tab| eval(tab, "(document.activeElement && document.activeElement.dataset && document.activeElement.dataset.point) || ''");
+    let keys = |tab: &Tab, keys: &[(&str, &str)]| {
+        for (key, want) in keys {
+            tab.press_key(key).unwrap();
+            assert_eq!(focused(tab), *want, "focus after {key}");
+        }
+    };
+    eval(&tab, "(() => { document.getElementById('stats-link').focus(); return true; })()");
+    tab.press_key("Tab").unwrap();
+    assert_eq!(focused(&tab), "a7", "Tab goes from the header to the board");
+    assert_eq!(eval(&tab, "(() => { const s = getComputedStyle(document.activeElement); return s.stroke !== 'none' || s.outlineStyle !== 'none'; })()"), true, "the focused point is marked");
+    keys(&tab, &[("ArrowRight", "d7"), ("ArrowDown", "d6")]);
+    let after = |position: &str, mv: &str| {
+        let p = server.probe(position)["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv).unwrap()["position"].as_str().unwrap().to_string();
+        server.probe(&p)["position"].as_str().unwrap().to_string()
+    };
+    let placed = after(START, "d6");
+    tab.press_key("Enter").unwrap();
+    wait_loaded(&tab, &placed);
+    assert_eq!(focused(&tab), "d6", "the focus stays on the point played");
+    keys(&tab, &[("ArrowDown", "d5")]);
+    let replied = after(&placed, "d5");
+    tab.press_key(" ").unwrap();
+    wait_loaded(&tab, &replied);
+    check_page(&tab, &server, &replied);
+    // On the board the arrow keys move the focus, not through the game.
+    keys(&tab, &[("ArrowLeft", "c5"), ("ArrowRight", "d5")]);
+    assert_eq!(eval(&tab, "document.body.dataset.position"), replied.as_str(), "an arrow key on the board stepped through the game");
+    // A flight with a capture by keys: d7, then g1, then a7.
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&positions[6]))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[6]);
+    eval(&tab, "(() => { document.querySelector('[data-point=d7]').focus(); return true; })()");
+    tab.press_key("Enter").unwrap();
+    wait_until(&tab, "d7 selected", "document.querySelector('[data-point=d7]').parentNode.querySelector('.ring.selected') !== null");
+    keys(&tab, &[("ArrowRight", "g7"), ("ArrowDown", "g4"), ("ArrowDown", "g1")]);
+    tab.press_key("Enter").unwrap();
+    wait_until(&tab, "capturable stones", "document.querySelectorAll('.ring.capturable').length > 0");
+    keys(&tab, &[("ArrowLeft", "d1"), ("ArrowLeft", "a1"), ("ArrowUp", "a4"), ("ArrowUp", "a7")]);
+    tab.press_key("Enter").unwrap();
+    wait_loaded(&tab, &positions[7]);
+    check_page(&tab, &server, &positions[7]);
+
+    lap("keyboard play");
     // A slow answer: the page says it is working, takes no clicks meanwhile, and then
     // shows the answer of the move that was played.
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(START))).unwrap().wait_until_navigated().unwrap();
@@ -624,6 +783,19 @@ fn web_board_in_chromium() {
     check_page(&tab, &server, &typed_now);
 
     lap("slow answer");
+    // At 1280 px the value and the facts above the board are shown whole, not cut off,
+    // also the longest: a game over and why.
+    set_viewport(&tab, 1280, 800, false);
+    tab.navigate_to(&format!("{}/?position={}", server.base(), encode(&positions[7]))).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &positions[7]);
+    let cut = eval_json(
+        &tab,
+        "['value-words', 'facts', 'side-to-move', 'hands', 'method'].filter((id) => { const e = document.getElementById(id); return e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1; })",
+    );
+    assert_eq!(cut, serde_json::json!([]), "cut off at 1280 px: {}", eval(&tab, "document.getElementById('value-words').textContent"));
+    set_viewport(&tab, 1200, 900, false);
+
+    lap("the lines above the board at 1280 px");
     // Screenshots: desktop with a stone selected in the movement phase, then a phone.
     let shot_pos = &positions[6];
     tab.navigate_to(&format!("{}/?position={}", server.base(), encode(shot_pos))).unwrap().wait_until_navigated().unwrap();
@@ -717,6 +889,7 @@ fn other_boards_in_chromium() {
     }
     assert!(slid, "the game reached the movement phase: {pos}");
     save_png(&tab, "browser-screenshot-six.png");
+    check_stats(&tab, &server, "Six Men's Morris");
     drop(server);
 
     // Morabaraba: the diagonals are drawn, and a7 slides to b6 along one (White has four
@@ -735,4 +908,89 @@ fn other_boards_in_chromium() {
     let after = play_by_clicks(&tab, &server, &pos, "a7-b6", None);
     check_page(&tab, &server, &after);
     save_png(&tab, "browser-screenshot-morabaraba.png");
+    check_stats(&tab, &server, "Morabaraba");
+}
+
+/// `/stats` names the served rule set's game (and no other), and on a phone its chart's
+/// text is at least 9 px high, the chart scrolling sideways within the page.
+fn check_stats(tab: &Tab, server: &Server, game: &str) {
+    set_viewport(tab, 390, 844, true);
+    tab.navigate_to(&format!("{}/stats", server.base())).unwrap().wait_until_navigated().unwrap();
+    let t = Instant::now();
+    while eval(tab, "document.body.dataset.ready === '1'") != Value::Bool(true) {
+        assert!(t.elapsed() < Duration::from_secs(120), "the statistics page never drew its chart: {}", eval(tab, "document.body.innerText"));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let all = eval(tab, "document.getElementById('plot').textContent").as_str().unwrap().to_string();
+    let page = eval_json(
+        tab,
+        "(() => { const texts = [...document.querySelectorAll('#plot svg text')]; \
+           return {heading: document.querySelector('h1').textContent, title: texts[0].textContent, \
+             smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a)), \
+             page_w: document.documentElement.scrollWidth, vw: innerWidth}; })()",
+    );
+    assert!(page["title"].as_str().unwrap().contains(game), "the chart's title names {game}: {page}");
+    assert!(page["heading"].as_str().unwrap().contains(game), "the page's heading names {game}: {page}");
+    for other in ["Nine Men's Morris", "Six Men's Morris", "Morabaraba", "Twelve Men's Morris", "Lasker Morris"] {
+        assert!(other == game || !all.contains(other), "the chart of {game} tables says {other}: {page}");
+    }
+    assert!(page["smallest"].as_f64().unwrap() >= 9.0, "the chart's smallest text on a phone: {page}");
+    assert!(page["page_w"].as_f64().unwrap() <= page["vw"].as_f64().unwrap() + 0.5, "no sideways scrolling of the page on a phone: {page}");
+    save_png(tab, &format!("browser-screenshot-stats-{}.png", game.split(' ').next().unwrap().to_lowercase()));
+    set_viewport(tab, 1200, 900, false);
+}
+
+/// Under `take=each` a move that closes two mills takes two stones: it is listed once, and
+/// played by clicking its point and then both stones, in either order; the page draws both
+/// captures (hover preview and last move).
+#[test]
+fn double_capture_in_chromium() {
+    let Some(chrome) = browser_or_skip() else { return };
+    let rules = "standard,take=each";
+    let db = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_morris")).args(["--rules", rules, "solve", "-q", "--db"]).arg(db.path()).args(["--max-stones", "9"]).output().unwrap();
+    assert!(out.status.success(), "solve {rules}: {}", String::from_utf8_lossy(&out.stderr));
+    let server = Server::start(db.path(), &["--rules", rules]);
+    let profile = tempfile::tempdir().unwrap();
+    let browser = launch(&chrome, profile.path());
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(WAIT);
+    set_viewport(&tab, 1200, 900, false);
+
+    // White places d7, closing a7-d7-g7 and d7-d6-d5, and takes both black stones.
+    let pos = server.probe("W.W.W..W..B..........B.. w 1 2")["position"].as_str().unwrap().to_string();
+    let url = format!("{}/?position={}", server.base(), encode(&pos));
+    tab.navigate_to(&url).unwrap().wait_until_navigated().unwrap();
+    wait_loaded(&tab, &pos);
+    let probe = check_page(&tab, &server, &pos);
+    let double = "d7xa1xb4";
+    assert!(probe["moves"].as_array().unwrap().iter().any(|m| m["move"] == double), "{probe}");
+    assert_eq!(eval(&tab, &format!("document.querySelectorAll('#moves [data-move={double}]').length")), 1, "{double} is listed once");
+    // Hovering it shows both stones taken.
+    tab.move_mouse_to_point(center(&tab, &format!("#moves [data-move={double}]"))).unwrap();
+    wait_until(&tab, "the hover preview", "['a1', 'b4'].every((q) => document.querySelector(`[data-point=${q}]`).dataset.stone === '.' && pointEls[q].cross.getAttribute('class') === 'cross on')");
+    tab.move_mouse_to_point(Point { x: 1195.0, y: 5.0 }).unwrap();
+    wait_until(&tab, "the board back", "document.querySelector('[data-point=a1]').dataset.stone === 'B'");
+    // By clicks, the captures in the move's order...
+    let after = play_by_clicks(&tab, &server, &pos, double, None);
+    check_page(&tab, &server, &after);
+    assert_eq!(eval(&tab, "['a1', 'b4'].every((q) => pointEls[q].cross.getAttribute('class') === 'cross on')"), true, "both captured stones are marked");
+    // ...and in the other order: the first one chosen is marked taken, the other still
+    // capturable, and nothing is played before the second.
+    click(&tab, "#undo");
+    wait_loaded(&tab, &pos);
+    click_point(&tab, "d7");
+    wait_until(&tab, "capturable stones", "document.querySelectorAll('.ring.capturable').length === 2");
+    assert_eq!(eval(&tab, "document.getElementById('hint').textContent.startsWith('Two mills: click two black stones')"), true, "the hint asks for two stones");
+    click_point(&tab, "b4");
+    wait_until(&tab, "the second capture", "document.querySelectorAll('.ring.capturable').length === 1 && !!document.querySelector('[data-point=a1]').parentNode.querySelector('.ring.capturable')");
+    assert_eq!(eval(&tab, "document.body.dataset.position"), pos.as_str(), "no move before the second capture");
+    click_point(&tab, "a1");
+    wait_loaded(&tab, &after);
+    // From the move list.
+    click(&tab, "#undo");
+    wait_loaded(&tab, &pos);
+    click(&tab, &format!("#moves [data-move={double}]"));
+    wait_loaded(&tab, &after);
+    assert_eq!(eval(&tab, "document.querySelectorAll('#history .node').length"), 2, "one move, played three times, in the history");
 }

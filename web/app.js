@@ -27,6 +27,7 @@ const GAME_NAMES = {
 const STEP_MS = 600; // best-line animation, per ply
 const SVG_NS = "http://www.w3.org/2000/svg";
 const UNIT = 100; // SVG units between neighbouring columns or rows
+const LABEL = 76; // SVG units from the outer points to the coordinate labels
 
 // Where a point is drawn; flipped, the board is turned half round (Black's view).
 let flipped = false;
@@ -60,12 +61,17 @@ function formatPosition(board, side, wh, bh) {
   return wh > 0 || bh > 0 ? `${b} ${side} ${wh} ${bh}` : `${b} ${side}`;
 }
 
-// `d1`, `d1xg7`, `a1-a4`, `a1-a4xd7` -> {from, to, cap}
+// `d1`, `d1xg7`, `a1-a4`, `a1-a4xd7`, and under `take=each` a move closing two mills,
+// `d7xa1xb4` -> {from, to, caps: [point]}
 function parseMove(text) {
-  const m = /^([a-g][1-7])(?:-([a-g][1-7]))?(?:x([a-g][1-7]))?$/.exec(text);
+  const m = /^([a-g][1-7])(?:-([a-g][1-7]))?((?:x[a-g][1-7])*)$/.exec(text);
   if (!m) return null;
-  return m[2] ? { from: m[1], to: m[2], cap: m[3] || null } : { from: null, to: m[1], cap: m[3] || null };
+  const caps = m[3] ? m[3].slice(1).split("x") : [];
+  return m[2] ? { from: m[1], to: m[2], caps } : { from: null, to: m[1], caps };
 }
+
+// One key for a move whatever the order of its captures.
+const moveKey = (mv) => `${mv.from}-${mv.to}x${[...mv.caps].sort().join("x")}`;
 
 const sideName = (s) => (s === "w" || s === "white" ? "White" : "Black");
 const plies = (n) => `${n} ${n === 1 ? "ply" : "plies"}`;
@@ -92,8 +98,11 @@ function valueWords(probe) {
 // State
 
 const state = {
-  history: [], // [{position, move}] ; move is the move that led here (null for a loaded position)
-  index: -1,
+  // The game as a tree, as on the lichess analysis board: a node is {id, position, move,
+  // parent, children}, `move` the move that led to it (null for a position typed, set up
+  // or opened). children[0] continues the node's line; the others start side lines.
+  root: null,
+  node: null, // the node shown
   probe: null, // probe of the current position once it has arrived
   sel: null, // {from, to} while a click sequence is under way
   hover: null, // a move object of the list being hovered
@@ -160,7 +169,23 @@ function status(text, kind) {
   el.className = kind || "";
 }
 
-const current = () => state.history[state.index] || null;
+const current = () => state.node;
+
+let nodeIds = 0;
+function newNode(position, move, parent) {
+  return { id: ++nodeIds, position, move, parent, children: [] };
+}
+
+// A list of {position, move} as a line from a new root: [root, last node].
+function lineOf(entries) {
+  let root = null, last = null;
+  for (const e of entries) {
+    const n = newNode(e.position, e.move, last);
+    if (last) last.children.push(n); else root = n;
+    last = n;
+  }
+  return [root, last];
+}
 const sideOf = (position) => (position.split(" ")[1] || "w").toLowerCase();
 
 // ---------------------------------------------------------------------------------------
@@ -187,23 +212,28 @@ function standardEdges() {
 function buildBoard() {
   const root = $("board");
   root.textContent = "";
+  if (!ORDER.includes(focusPoint)) focusPoint = ORDER[0];
   const span = (BOARD.columns - 1) * UNIT;
-  root.setAttribute("viewBox", `-80 -50 ${span + 130} ${span + 130}`);
+  // A ring round a point reaches 49 units from it (radius 45, stroke 8 at most); the
+  // margins keep it clear of the board's edge, and the labels (LABEL from the outer
+  // points, about 35 units high) clear of it.
+  const [left, top, size] = [-LABEL - 28, -60, span + LABEL + 88];
+  root.setAttribute("viewBox", `${left} ${top} ${size} ${size}`);
   root.setAttribute("aria-label", `${BOARD.name} board, ${ORDER.length} points`);
-  svg("rect", { x: -80, y: -50, width: span + 130, height: span + 130, rx: 24, class: "board-bg" }, root);
+  svg("rect", { x: left, y: top, width: size, height: size, rx: 24, class: "board-bg" }, root);
   const lines = svg("g", { class: "lines" }, root);
   for (const [p, q] of BOARD.edges || standardEdges()) {
     const [x1, y1] = xy(p), [x2, y2] = xy(q);
     svg("line", { x1, y1, x2, y2, "data-edge": `${p}-${q}` }, lines);
   }
-  // The labels sit clear of the stones on the edge points (a stone's radius is 34).
+  // The labels sit clear of the stones on the edge points and of the rings round them.
   const labels = svg("g", { class: "coords" }, root);
   for (let c = 0; c < BOARD.columns; c++) {
-    const t = svg("text", { x: xy(`${"abcdefg"[c]}1`)[0], y: span + 58 }, labels);
+    const t = svg("text", { x: xy(`${"abcdefg"[c]}1`)[0], y: span + LABEL }, labels);
     t.textContent = "abcdefg"[c];
   }
   for (let r = 1; r <= BOARD.columns; r++) {
-    const t = svg("text", { x: -62, y: xy(`a${r}`)[1] + 1 }, labels);
+    const t = svg("text", { x: -LABEL, y: xy(`a${r}`)[1] + 1 }, labels);
     t.textContent = String(r);
   }
   const layer = svg("g", { class: "points" }, root);
@@ -215,16 +245,52 @@ function buildBoard() {
     const stone = svg("circle", { class: "stone", r: 34 }, g);
     const dot = svg("circle", { class: "dot", r: 15 }, g);
     const cross = svg("path", { class: "cross", d: "M-22,-22 L22,22 M22,-22 L-22,22" }, g);
-    const hit = svg("circle", { class: "hit", r: 47, "data-point": p }, g);
+    // One point at a time is in the tab order (the last one focused): Tab reaches the
+    // board once, and the arrow keys move within it.
+    const hit = svg("circle", { class: "hit", r: 47, "data-point": p, role: "button", tabindex: p === focusPoint ? 0 : -1 }, g);
     const title = svg("title", {}, hit);
     title.textContent = p;
     hit.addEventListener("click", (e) => { e.preventDefault(); onPointClick(p); });
+    hit.addEventListener("focus", () => focusOn(p, false));
+    hit.addEventListener("keydown", (e) => {
+      if (e.altKey || e.ctrlKey || e.metaKey) return;
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onPointClick(p); return; }
+      const q = e.key.startsWith("Arrow") ? neighbour(p, e.key) : null;
+      if (e.key.startsWith("Arrow")) e.preventDefault(); // not a step through the game
+      if (q) focusOn(q, true);
+    });
     pointEls[p] = { g, ring, stone, dot, cross, hit };
   }
 }
 
+// The point of the board in the tab order.
+let focusPoint = null;
+
+function focusOn(p, move) {
+  if (focusPoint && pointEls[focusPoint]) pointEls[focusPoint].hit.setAttribute("tabindex", "-1");
+  focusPoint = p;
+  pointEls[p].hit.setAttribute("tabindex", "0");
+  if (move) pointEls[p].hit.focus();
+}
+
+// Where an arrow key goes from `p`: the nearest point that way as the board is drawn
+// (flipped too), those on p's own row or column first; null at the edge.
+function neighbour(p, key) {
+  const [dx, dy] = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] }[key] || [0, 0];
+  const [x, y] = xy(p);
+  let best = null, cost = Infinity;
+  for (const q of ORDER) {
+    const [qx, qy] = xy(q);
+    const along = (qx - x) * dx + (qy - y) * dy;
+    const across = Math.abs((qx - x) * dy) + Math.abs((qy - y) * dx);
+    if (along <= 0 || across > along) continue;
+    if (along + 3 * across < cost) { best = q; cost = along + 3 * across; }
+  }
+  return best;
+}
+
 // Draws `board` (point -> 'W'|'B'|'.') with marks: {selected, targets, captures, from, to,
-// cap, ghost (point: 'W'|'B' drawn translucent), clickable, preview}
+// caps (points crossed out), ghost (point: 'W'|'B' drawn translucent), clickable, preview}
 function drawBoard(board, marks) {
   marks = marks || {};
   for (const p of ORDER) {
@@ -240,15 +306,23 @@ function drawBoard(board, marks) {
     if (marks.captures && marks.captures.has(p)) ring.push("capturable");
     el.ring.setAttribute("class", "ring " + ring.join(" "));
     el.dot.setAttribute("class", "dot" + (marks.targets && marks.targets.has(p) ? ` target ${marks.targets.get(p)}` : ""));
-    el.cross.setAttribute("class", "cross" + (marks.cap === p ? " on" : ""));
+    el.cross.setAttribute("class", "cross" + (marks.caps && marks.caps.includes(p) ? " on" : ""));
     el.hit.setAttribute("class", "hit" + (marks.clickable && marks.clickable.has(p) ? " clickable" : ""));
+    const what = [s === "W" ? "white stone" : s === "B" ? "black stone" : "empty"];
+    if (marks.selected === p) what.push("selected");
+    if (marks.captures && marks.captures.has(p)) what.push("can be captured");
+    else if (marks.targets && marks.targets.has(p)) what.push(`${marks.targets.get(p)} here`);
+    el.hit.setAttribute("aria-label", `${p}, ${what.join(", ")}`);
   }
 }
 
-// The legal moves of the current position, parsed.
+// The legal moves of the current position, parsed, each once: a move that takes two
+// stones may come once for each order of its captures.
 function legalMoves() {
   if (!state.probe) return [];
-  return state.probe.moves.map((m) => ({ ...m, parsed: parseMove(m.move) })).filter((m) => m.parsed);
+  const seen = new Set();
+  return state.probe.moves.map((m) => ({ ...m, parsed: parseMove(m.move) }))
+    .filter((m) => m.parsed && !seen.has(moveKey(m.parsed)) && seen.add(moveKey(m.parsed)));
 }
 
 function render() {
@@ -269,9 +343,9 @@ function render() {
     const after = parsePosition(state.hover.position);
     const mv = state.hover.parsed;
     const ghost = {};
-    if (mv.cap && board) ghost[mv.cap] = board[mv.cap];
+    if (board) for (const c of mv.caps) ghost[c] = board[c];
     if (mv.from && board) ghost[mv.from] = board[mv.from];
-    drawBoard(after ? after.board : board, { from: mv.from, to: mv.to, cap: mv.cap, ghost, preview: true });
+    drawBoard(after ? after.board : board, { from: mv.from, to: mv.to, caps: mv.caps, ghost, preview: true });
     hint("");
     return;
   }
@@ -279,8 +353,8 @@ function render() {
   const moves = legalMoves();
   const marks = { clickable: new Set(), targets: new Map(), captures: new Set() };
   const last = entry.move ? parseMove(entry.move) : null;
-  // The last move: where it came from and went, and the point whose stone it took.
-  if (last) { marks.from = last.from; marks.to = last.to; marks.cap = last.cap; }
+  // The last move: where it came from and went, and the points whose stones it took.
+  if (last) { marks.from = last.from; marks.to = last.to; marks.caps = last.caps; }
   const sel = state.sel;
   let shown = board;
   if (!sel) {
@@ -290,16 +364,19 @@ function render() {
       if (!m.parsed.from && !marks.targets.has(m.parsed.to)) marks.targets.set(m.parsed.to, m.result);
     }
   } else if (sel.to) {
-    // waiting for the capture: show the stone already moved
+    // waiting for a capture: show the stone already moved, and the stones already
+    // chosen taken
     shown = { ...board };
     const mover = entry.position.split(/\s+/)[1] === "w" ? "W" : "B";
     if (sel.from) shown[sel.from] = ".";
     shown[sel.to] = mover;
-    marks.from = sel.from; marks.to = sel.to;
-    for (const m of moves) {
-      if (m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.cap) {
-        marks.captures.add(m.parsed.cap);
-        marks.clickable.add(m.parsed.cap);
+    for (const c of sel.caps) shown[c] = ".";
+    marks.from = sel.from; marks.to = sel.to; marks.caps = sel.caps;
+    for (const m of capturesLeft(moves, sel)) {
+      for (const c of m.parsed.caps) {
+        if (sel.caps.includes(c)) continue;
+        marks.captures.add(c);
+        marks.clickable.add(c);
       }
     }
   } else if (sel.from) {
@@ -315,11 +392,20 @@ function render() {
     }
   }
   drawBoard(shown, marks);
-  hint(sel && sel.to ? `Mill: click the ${otherName(entry.position)} stone to capture (Esc cancels).`
+  hint(sel && sel.to ? captureHint(entry.position, moves, sel)
     : sel && sel.from ? `${sel.from} selected: click its destination (Esc cancels).` : "");
 }
 
 function hint(text) { $("hint").textContent = text; }
+
+// What to click while a move waits for its captures: one stone, or under `take=each`
+// after closing two mills, two, one at a time.
+function captureHint(position, moves, sel) {
+  const left = Math.max(0, ...capturesLeft(moves, sel).map((m) => m.parsed.caps.length)) - sel.caps.length;
+  const whose = otherName(position);
+  if (left > 1) return `Two mills: click ${left === 2 ? "two" : left} ${whose} stones to capture, one at a time (Esc cancels).`;
+  return sel.caps.length ? `Click one more ${whose} stone to capture (Esc cancels).` : `Mill: click the ${whose} stone to capture (Esc cancels).`;
+}
 const otherName = (position) => (position.split(/\s+/)[1] === "w" ? "black" : "white");
 
 // ---------------------------------------------------------------------------------------
@@ -352,8 +438,8 @@ function renderInfo() {
   $("method").textContent = p && p.method && !state.setup ? `${p.method === "table" ? "table" : "search"}${typeof p.seconds === "number" ? `, ${fmtSeconds(p.seconds)}` : ""}` : "";
   $("value-words").title = $("value-words").textContent;
   $("facts").title = [$("side-to-move").textContent, $("hands").textContent, $("method").textContent].filter((t) => t).join(" · ");
-  $("undo").disabled = !!state.setup || state.index <= 0;
-  $("redo").disabled = !!state.setup || state.index >= state.history.length - 1;
+  $("undo").disabled = !!state.setup || !entry || !entry.parent;
+  $("redo").disabled = !!state.setup || !entry || !entry.children.length;
   $("best-line").textContent = state.anim ? "■ Stop" : "▶ Play best line";
   $("best-line").disabled = !!state.setup || !p;
   $("setup").disabled = !!state.setup;
@@ -372,7 +458,8 @@ function renderMoves() {
   list.textContent = "";
   const p = state.probe;
   if (state.setup || !p) { $("move-count").textContent = ""; return; }
-  $("move-count").textContent = p.moves.length ? `(${p.moves.length})` : "";
+  const all = legalMoves();
+  $("move-count").textContent = all.length ? `(${all.length})` : "";
   if (!p.moves.length) {
     const li = document.createElement("li");
     li.className = "empty";
@@ -383,7 +470,6 @@ function renderMoves() {
   // Grouped by result, best first (the server's order), and each run of more than
   // RUN moves of one value but the best folded into one line ("46 moves: loss in 2")
   // that opens on a click.
-  const all = legalMoves();
   const groups = [["win", "Winning moves"], ["draw", "Drawing moves"], ["loss", "Losing moves"]];
   for (const [res, title] of groups) {
     const ms = all.filter((m) => m.result === res);
@@ -467,27 +553,58 @@ function moveItem(m, p) {
   return li;
 }
 
+// How a node is written in the history: numbered as players write games, counted from
+// the last position not reached by a move (the start, or one typed or set up). A black
+// move carries its number ("3... b6") where it opens a line or follows a side line.
+function nodeLabel(n, numbered) {
+  if (!n.move) return n.parent ? "position" : "start";
+  let ply = 0, from = n;
+  while (from.move) { ply++; from = from.parent; }
+  const k = ply - 1 + (sideOf(from.position) === "w" ? 0 : 1);
+  const number = Math.floor(k / 2) + 1;
+  if (k % 2 === 0) return `${number}. ${n.move}`;
+  return numbered || ply === 1 ? `${number}... ${n.move}` : n.move;
+}
+
 function renderHistory() {
   const list = $("history");
   list.textContent = "";
-  // Numbered as players write games, each run of moves from the position it starts at.
-  const labels = [];
-  for (let s = 0; s < state.history.length;) {
-    labels.push(s === 0 ? "start" : "position");
-    let e = s + 1;
-    while (e < state.history.length && state.history[e].move) e++;
-    labels.push(...numberMoves(state.history[s].position, state.history.slice(s + 1, e).map((h) => h.move)));
-    s = e;
-  }
-  state.history.forEach((h, i) => {
+  if (!state.root) return;
+  const ahead = new Set();
+  for (let n = state.node && state.node.children[0]; n; n = n.children[0]) ahead.add(n);
+  const item = (n, numbered) => {
     const li = document.createElement("li");
-    li.textContent = labels[i];
-    if (i === state.index) li.className = "current";
-    if (i > state.index) li.classList.add("future");
-    li.title = h.position;
-    li.addEventListener("click", () => { stopAnim(); jump(i); });
-    list.appendChild(li);
-  });
+    li.className = "node";
+    li.textContent = nodeLabel(n, numbered);
+    if (n === state.node) li.classList.add("current");
+    if (ahead.has(n)) li.classList.add("future");
+    li.title = n.position;
+    li.dataset.position = n.position;
+    li.addEventListener("click", () => { stopAnim(); jump(n); });
+    return li;
+  };
+  // A line from `from` on: each move, then the side lines that replace it, indented, each
+  // a line of its own; after them the line goes on, its next move numbered afresh.
+  const line = (from, ol) => {
+    let numbered = false;
+    for (let n = from; n.children.length;) {
+      const [next, ...others] = n.children;
+      ol.appendChild(item(next, numbered));
+      for (const other of others) {
+        const li = document.createElement("li");
+        li.className = "variation";
+        const sub = document.createElement("ol");
+        sub.appendChild(item(other, true));
+        line(other, sub);
+        li.appendChild(sub);
+        ol.appendChild(li);
+      }
+      numbered = others.length > 0;
+      n = next;
+    }
+  };
+  list.appendChild(item(state.root, false));
+  line(state.root, list);
   const cur = list.querySelector(".current");
   if (cur && cur.scrollIntoView && list.scrollHeight > list.clientHeight) cur.scrollIntoView({ block: "nearest" });
 }
@@ -502,14 +619,16 @@ function renderAll() {
 // ---------------------------------------------------------------------------------------
 // Navigation
 
-// The URL holds the position, and the game that led to it: the first position of the
-// history (`game`) and the moves played from it up to here (`moves`), so that a link
-// restores Undo as well as the board.
+// The URL holds the position, and the line that led to it: the game's first position
+// (`game`) and the moves played from it up to here (`moves`), so that a link restores
+// Undo as well as the board (not the side lines).
 function setUrl(position) {
   let url = `${location.pathname}?position=${encodeURIComponent(position)}`;
-  const upto = state.history.slice(1, state.index + 1);
+  const path = [];
+  for (let n = state.node; n; n = n.parent) path.unshift(n);
+  const upto = path.slice(1);
   if (upto.length && upto.every((h) => h.move)) {
-    url += `&game=${encodeURIComponent(state.history[0].position)}&moves=${encodeURIComponent(upto.map((h) => h.move).join(" "))}`;
+    url += `&game=${encodeURIComponent(path[0].position)}&moves=${encodeURIComponent(upto.map((h) => h.move).join(" "))}`;
   }
   try { history.replaceState(null, "", url); } catch (e) { /* file:// */ }
 }
@@ -546,10 +665,10 @@ async function copyLink() {
   }
 }
 
-// Shows history entry `index` and loads its probe. Resolves true once the probe is shown.
-async function show(index) {
-  if (index !== state.index) state.openRuns = new Set();
-  state.index = index;
+// Shows the game's node `node` and loads its probe. Resolves true once the probe is shown.
+async function show(node) {
+  if (node !== state.node) state.openRuns = new Set();
+  state.node = node;
   state.sel = null;
   state.hover = null;
   const entry = current();
@@ -567,7 +686,9 @@ async function show(index) {
     entry.position = p.position;
     state.probe = p;
     setUrl(p.position);
-    status("");
+    // The answer clears an earlier message, but not the best line while it plays: that
+    // stays written out beside the moves it is stepping through.
+    if (!state.anim) status("");
     renderAll();
     done(entry);
     return true;
@@ -604,15 +725,23 @@ function errorStatus(e) {
     const b = document.createElement("button");
     b.id = "retry";
     b.textContent = "Retry";
-    b.addEventListener("click", () => { status(""); cache.delete(current() && current().position); show(state.index); });
+    b.addEventListener("click", () => { status(""); cache.delete(current() && current().position); show(state.node); });
     $("status").append(" ", b);
   }
 }
 
+// Goes where `move` (null: a position typed or set up) leads from the node shown: to the
+// node there if the game has one, else to a new one, which starts a side line when the
+// node already has a continuation. Nothing is deleted.
 function push(position, move) {
-  state.history = state.history.slice(0, state.index + 1);
-  state.history.push({ position, move });
-  return show(state.history.length - 1);
+  const here = state.node;
+  if (!here) { state.root = newNode(position, move, null); return show(state.root); }
+  let next = here.children.find((c) => (move ? c.move === move : !c.move && c.position === position));
+  if (!next) {
+    next = newNode(position, move, here);
+    here.children.push(next);
+  }
+  return show(next);
 }
 
 function playMove(m) {
@@ -621,14 +750,15 @@ function playMove(m) {
   return push(m.position, m.move);
 }
 
-function jump(i) {
-  if (state.setup || busy() || i < 0 || i >= state.history.length || i === state.index) return;
+function jump(node) {
+  if (state.setup || busy() || !node || node === state.node) return;
   status("");
-  show(i);
+  show(node);
 }
 
-function undo() { stopAnim(); jump(state.index - 1); }
-function redo() { stopAnim(); jump(state.index + 1); }
+// Back to the move before; forward along the line shown (its first continuation).
+function undo() { stopAnim(); jump(state.node && state.node.parent); }
+function redo() { stopAnim(); jump(state.node && state.node.children[0]); }
 
 // Loads a position typed or pasted by the user: validated by the server first.
 async function loadPosition(text) {
@@ -655,27 +785,36 @@ function onPointClick(p) {
   if (busy()) return;
   if (state.setup) { setupClick(p); return; }
   stopAnim();
-  if (!state.probe || state.index < 0) return;
+  if (!state.probe || !state.node) return;
   const moves = legalMoves();
   const sel = state.sel;
   const choose = (cands) => {
-    const plain = cands.find((m) => !m.parsed.cap);
+    const plain = cands.find((m) => !m.parsed.caps.length);
     if (plain) { state.sel = null; playMove(plain); return true; }
-    if (cands.length) { state.sel = { from: cands[0].parsed.from, to: cands[0].parsed.to }; render(); return true; }
+    if (cands.length) { state.sel = { from: cands[0].parsed.from, to: cands[0].parsed.to, caps: [] }; render(); return true; }
     return false;
   };
   const start = () => {
     // a first click: a placement point, or a stone that can move
     const place = moves.filter((m) => !m.parsed.from && m.parsed.to === p);
     if (choose(place)) return;
-    if (moves.some((m) => m.parsed.from === p)) { state.sel = { from: p, to: null }; render(); return; }
+    if (moves.some((m) => m.parsed.from === p)) { state.sel = { from: p, to: null, caps: [] }; render(); return; }
     state.sel = null;
     render();
   };
   if (!sel) { start(); return; }
   if (sel.to) {
-    const m = moves.find((m) => m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.cap === p);
-    if (m) { state.sel = null; playMove(m); return; }
+    // A capture, in any order when the move takes two; the move is played once its
+    // stones are all chosen.
+    const caps = [...sel.caps, p];
+    const next = capturesLeft(moves, { ...sel, caps });
+    if (!sel.caps.includes(p) && next.length) {
+      const done = next.find((m) => m.parsed.caps.length === caps.length);
+      if (done && next.length === 1) { state.sel = null; playMove(done); return; }
+      state.sel = { ...sel, caps };
+      render();
+      return;
+    }
     state.sel = null;
     start();
     return;
@@ -685,6 +824,13 @@ function onPointClick(p) {
   if (choose(moves.filter((m) => m.parsed.from === sel.from && m.parsed.to === p))) return;
   state.sel = null;
   start();
+}
+
+// The capturing moves of the stone selected to where it went that take every stone
+// chosen so far.
+function capturesLeft(moves, sel) {
+  return moves.filter((m) => m.parsed.from === sel.from && m.parsed.to === sel.to && m.parsed.caps.length
+    && sel.caps.every((c) => m.parsed.caps.includes(c)));
 }
 
 function cancelSelection() {
@@ -752,12 +898,18 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------
 // Set-up mode
 
+// Set-up starts from the position shown, with its stones in hand, except from an empty
+// board: the hands of a start are the whole game's stones, and the stones put on the
+// board would come on top of them; a position set up from nothing is a movement
+// position unless hands are typed.
 function enterSetup() {
   stopAnim();
   const pos = current() ? parsePosition(current().position) : null;
+  const empty = !pos || ORDER.every((q) => pos.board[q] === ".");
   state.setup = pos
-    ? { board: { ...pos.board }, side: pos.side, wh: pos.wh, bh: pos.bh }
+    ? { board: { ...pos.board }, side: pos.side, wh: empty ? 0 : pos.wh, bh: empty ? 0 : pos.bh }
     : { board: {}, side: "w", wh: 0, bh: 0 };
+  state.setup.taken = { W: 0, B: 0 };
   state.sel = null;
   state.hover = null;
   $("setup-side").value = state.setup.side;
@@ -775,9 +927,19 @@ function leaveSetup() {
   renderAll();
 }
 
+// A click cycles the point empty, white, black. A stone put on the board comes out of its
+// side's hand while that has stones, and one taken off goes back to the hand it came
+// from, so that the stones each side has stay as they were (placing the stones of the
+// game's placement phase ends in its movement phase).
 function setupClick(p) {
-  const b = state.setup.board;
-  b[p] = b[p] === "W" ? "B" : b[p] === "B" ? "." : "W";
+  const s = state.setup;
+  const was = s.board[p] || ".";
+  const now = was === "W" ? "B" : was === "B" ? "." : "W";
+  s.board[p] = now;
+  const field = (c) => $(c === "W" ? "setup-white-hand" : "setup-black-hand");
+  const hand = (c) => { const v = field(c).value.trim(); return /^\d+$/.test(v) ? parseInt(v, 10) : NaN; };
+  if (was !== "." && s.taken[was] > 0 && hand(was) >= 0) { s.taken[was]--; field(was).value = String(hand(was) + 1); }
+  if (now !== "." && hand(now) > 0) { s.taken[now]++; field(now).value = String(hand(now) - 1); }
   $("setup-error").hidden = true;
   render();
 }
@@ -865,8 +1027,8 @@ async function newGame(text) {
   try {
     const p = await probe(text);
     status("");
-    state.history = [{ position: p.position, move: null }];
-    await show(0);
+    state.root = newNode(p.position, null, null);
+    await show(state.root);
   } catch (e) {
     errorStatus(e);
   } finally {
@@ -881,9 +1043,22 @@ function wire() {
   $("setup").addEventListener("click", enterSetup);
   $("setup-cancel").addEventListener("click", leaveSetup);
   $("setup-done").addEventListener("click", setupDone);
-  $("setup-clear").addEventListener("click", () => { state.setup.board = {}; $("setup-error").hidden = true; render(); });
+  $("setup-clear").addEventListener("click", () => {
+    // a fresh start: an empty board and empty hands, as set-up from an empty board
+    state.setup.board = {};
+    state.setup.taken = { W: 0, B: 0 };
+    $("setup-white-hand").value = "0";
+    $("setup-black-hand").value = "0";
+    $("setup-error").hidden = true;
+    render();
+  });
   for (const id of ["setup-side", "setup-white-hand", "setup-black-hand"]) {
-    $(id).addEventListener("input", () => { $("setup-error").hidden = true; setupSummary(); });
+    $(id).addEventListener("input", () => {
+      // typed counts are the player's: later clicks do not give stones back to them
+      if (id !== "setup-side" && state.setup) state.setup.taken[id === "setup-white-hand" ? "W" : "B"] = 0;
+      $("setup-error").hidden = true;
+      setupSummary();
+    });
   }
   $("position-form").addEventListener("submit", (e) => { e.preventDefault(); if (state.setup) leaveSetup(); loadPosition($("position-input").value); });
   $("position-copy").addEventListener("click", copyPosition);
@@ -905,7 +1080,8 @@ function wire() {
       cancelSelection();
       return;
     }
-    if (typing || state.setup) return;
+    // On the board the arrow keys moved the focus (the point's own handler).
+    if (typing || state.setup || e.defaultPrevented) return;
     const mod = e.ctrlKey || e.metaKey;
     if (mod && key === "z" && !e.shiftKey) { e.preventDefault(); undo(); }
     else if (mod && (key === "y" || (key === "z" && e.shiftKey))) { e.preventDefault(); redo(); }
@@ -965,13 +1141,14 @@ async function init() {
   const start = (fromUrl && fromUrl.trim()) || (info && info.start_position) || emptyStart();
   const params = new URLSearchParams(location.search);
   const game = fromUrl && params.get("game") && params.get("moves") ? await replayGame(params.get("game"), params.get("moves"), start.trim().replace(/\s+/g, " ")) : null;
-  state.history = game || [{ position: start.trim().replace(/\s+/g, " "), move: null }];
-  const ok = await show(state.history.length - 1);
+  const [root, last] = lineOf(game || [{ position: start.trim().replace(/\s+/g, " "), move: null }]);
+  state.root = root;
+  const ok = await show(last);
   if (!ok && fromUrl && info) {
     // keep the faulty URL's message visible but give the user a board to play on
     const msg = $("status").textContent;
-    state.history = [{ position: info.start_position || emptyStart(), move: null }];
-    await show(0);
+    state.root = newNode(info.start_position || emptyStart(), null, null);
+    await show(state.root);
     status(`${msg} (opened the start position instead)`, "error");
   }
 }

@@ -84,7 +84,8 @@ impl Plot {
         bar.set_style(ProgressStyle::with_template("{msg:>12} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta}").unwrap().progress_chars("=> "));
         let rows = rows_of(tables, &bar)?;
         bar.finish_and_clear();
-        let svg = render(&db.display().to_string(), &rows);
+        let game = tables.first().map_or_else(|| "Morris".to_string(), |t| game_name(&t.header.rules));
+        let svg = render(&format!("{game} tables in {}", db.display()), &rows);
         let mut file = self.file.take().expect("the plot is finished once");
         let written = file.write_all(svg.as_bytes()).and_then(|_| file.sync_all());
         drop(file);
@@ -110,6 +111,27 @@ fn rows_of(tables: &[TableFile], bar: &ProgressBar) -> anyhow::Result<Vec<Row>> 
             Ok(Row { sector: t.header.sector, stats: t.header.stats, hist })
         })
         .collect()
+}
+
+/// The name of the game a rule set plays, as the board's title gives it (`web/app.js`):
+/// "Morabaraba", "Nine Men's Morris (take=each)". Plots of the variants' tables are
+/// titled by it, not as the standard game's.
+pub fn game_name(rules: &morris::Rules) -> String {
+    let text = rules.to_string();
+    let (name, options) = text.split_once(',').map_or((text.as_str(), None), |(n, o)| (n, Some(o)));
+    let game = match name {
+        "standard" => "Nine Men's Morris",
+        "lasker" => "Lasker Morris",
+        "morabaraba" => "Morabaraba",
+        "twelve" => "Twelve Men's Morris",
+        "six" => "Six Men's Morris",
+        "five" => "Five Men's Morris",
+        other => other,
+    };
+    match options {
+        Some(o) => format!("{game} ({o})"),
+        None => game.to_string(),
+    }
 }
 
 /// The plot of every table of `db` under `rules`, in `stats`' order, titled `title`
@@ -250,8 +272,8 @@ fn total<'a>(rows: impl Iterator<Item = &'a Row>) -> Stats {
     })
 }
 
-/// Draws the rows. `dir` names the table directory in the title.
-fn render(dir: &str, rows: &[Row]) -> String {
+/// Draws the rows under the title `title`.
+fn render(title: &str, rows: &[Row]) -> String {
     let plies = rows.iter().map(|r| r.stats.max_win.max(r.stats.max_loss)).max().unwrap_or(0).max(10);
     let plies = plies.div_ceil(10) * 10;
     // Ply p is centred at px(p); a bar covers two plies, so wins (odd) and losses (even) tile.
@@ -332,7 +354,7 @@ fn render(dir: &str, rows: &[Row]) -> String {
 <rect width="100%" height="100%" fill="white"/>
 "#
     );
-    let _ = write!(s, r#"<text x="16" y="30" font-size="20" font-weight="bold">Nine Men's Morris tables in {}</text>"#, escape(dir));
+    let _ = write!(s, r#"<text x="16" y="30" font-size="20" font-weight="bold">{}</text>"#, escape(title));
     let _ = write!(
         s,
         r#"<text x="16" y="52" font-size="12">{} tables ({movement} movement subspaces, {} placement sectors), {} positions: <tspan class="tw">win {}</tspan>, <tspan class="td">draw {}</tspan>, <tspan class="tl">loss {}</tspan>; deepest win {} plies, deepest loss {}</text>"#,

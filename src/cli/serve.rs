@@ -189,7 +189,7 @@ fn router(app: Arc<App>) -> Router {
         .route("/style.css", get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE_CSS) }))
         .route("/health", get(|| async { Json(json!({ "status": "ok" })) }))
         .route("/api/info", get(info))
-        .route("/stats", get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], STATS_HTML) }))
+        .route("/stats", get(stats_page))
         .route("/stats.svg", get(stats_svg))
         .route("/api/probe", get(probe))
         .route("/api/mainline", get(mainline))
@@ -397,13 +397,15 @@ fn board_json(rules: &morris::rules::Rules) -> JsonValue {
 }
 
 /// The statistics page: it fetches `stats.svg` (trying again while it is being drawn)
-/// and shows it inline, so that the plot's tooltips work.
+/// and shows it inline, so that the plot's tooltips work. The plot keeps its own size
+/// and scrolls sideways in its box on a narrow screen: scaled to a phone's width its
+/// text would be 4 px high. `GAME` is the served rule set's game.
 const STATS_HTML: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Table statistics</title>
-<style>body{font-family:system-ui,sans-serif;margin:16px;color:#202124;background:#fafafa}#plot svg{max-width:100%;height:auto}#note{color:#5f6368}</style>
+<title>GAME: table statistics</title>
+<style>body{font-family:system-ui,sans-serif;margin:16px;color:#202124;background:#fafafa}#plot{overflow-x:auto}#plot svg{display:block;max-width:none;height:auto}#note{color:#5f6368}</style>
 </head><body>
-<h1>Table statistics</h1>
+<h1>GAME: table statistics</h1>
 <p><a href="./">Back to the board</a> · wins, draws and losses for the side to move, and the depths, of every table the server holds</p>
 <p id="note">Drawing the statistics…</p>
 <div id="plot"></div>
@@ -419,6 +421,11 @@ load(600);
 </body></html>
 "#;
 
+async fn stats_page(State(app): State<Arc<App>>) -> Response {
+    let game = super::plot::game_name(app.tb.rules()).replace('&', "&amp;").replace('<', "&lt;");
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], STATS_HTML.replace("GAME", &game)).into_response()
+}
+
 /// The plot of `morris stats --plot` over the served tables, drawn on the first request
 /// in the background and kept; a request waits for it up to `--timeout`, then gets 503.
 async fn stats_svg(State(app): State<Arc<App>>) -> Response {
@@ -426,7 +433,7 @@ async fn stats_svg(State(app): State<Arc<App>>) -> Response {
     if !app.stats_started.swap(true, Ordering::SeqCst) {
         let worker = app.clone();
         tokio::task::spawn_blocking(move || {
-            let title = format!("{} tables", worker.tb.rules());
+            let title = format!("{} tables", super::plot::game_name(worker.tb.rules()));
             let svg = super::plot::svg_for_dir(worker.tb.dir(), worker.tb.rules(), &title).map_err(|e| without_paths(&worker, &e.to_string()));
             let _ = worker.stats.set(svg);
         });
