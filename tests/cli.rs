@@ -398,3 +398,46 @@ fn draw_by_search_under_other_rules() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("Lasker"), "{}", text(&out));
 }
+
+/// `morris ARGS`, which must end within 60 s (a run that goes on is killed, and the
+/// test fails): a refusal must come at once, not after solving something else.
+fn morris_refusing(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > until {
+            child.kill().unwrap();
+            panic!("`morris {}` ran instead of refusing", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A start or an `--only` subspace with more stones a side than the rule set gives is
+/// refused, naming the limit, and nothing is written: `--start 10-10` ran under the
+/// standard rules, and under `stones=4` `--only 5-3` exited 0 having written nothing.
+#[test]
+fn solve_refuses_what_the_rules_do_not_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let dbs = db.to_str().unwrap();
+    for (args, asked, most) in [
+        (vec!["--start", "10-10"], "the start 10-10", "`standard` give (at most 9)"),
+        (vec!["--start", "3-3,4-10"], "the start 4-10", "`standard` give (at most 9)"),
+        (vec!["--rules", "standard,stones=4", "--only", "5-3"], "the subspace 5-3", "`standard,stones=4` give (at most 4)"),
+        (vec!["--rules", "standard,stones=4", "--start", "5-4"], "the start 5-4", "`standard,stones=4` give (at most 4)"),
+    ] {
+        let mut all = vec!["solve", "--db", dbs, "--quiet"];
+        all.extend(args.iter());
+        let out = morris_refusing(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(asked) && text(&out).contains(most), "{args:?}: {}", text(&out));
+        let written = fs::read_dir(&db).map_or(0, |d| d.filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".mtb")).count());
+        assert_eq!(written, 0, "{args:?}");
+    }
+    // What the rules have is solved as before.
+    let out = morris(&["solve", "--db", dbs, "--quiet", "--rules", "standard,stones=4", "--only", "4-3"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(db.join("4-3.mtb").exists() && db.join("3-4.mtb").exists());
+}
