@@ -466,3 +466,26 @@ fn absurd_time_limits_are_refused_not_a_panic() {
         }
     }
 }
+
+/// The same directory named as `DIR`, `DIR/`, `DIR//`, `.` and `./` (from inside it):
+/// every answer is the same, and names tables by name alone. The scrubbing of the
+/// server's path replaced every `.` of a message when `--db` was `.` (`table
+/// 4-5the table directorymtb is missing`), and left `the table directory` glued to
+/// the table's name when it ended in `/`.
+#[test]
+fn answers_name_tables_alike_however_the_directory_is_written() {
+    let dir = movement_only();
+    let asked = [
+        probe_path("WWWW.BBBBB.............. w"),
+        format!("/api/mainline?position={}", encode("WWWW.BBBBB.............. w")),
+        probe_path("........................ w 3 3"),
+    ];
+    let answers = |server: &Server| asked.iter().map(|path| server.json(path)).collect::<Vec<_>>();
+    let plain = answers(&Server::start(dir.as_ref(), &["--max-search-hand", "0"]));
+    assert_eq!(plain[0], (404, serde_json::json!({ "error": "table 4-5.mtb is missing" })));
+    assert!(plain[2].1["error"].as_str().unwrap().starts_with("table 0-0-3-3.mtb is missing;"), "{:?}", plain[2]);
+    for (cwd, db) in [("/", format!("{dir}/")), ("/", format!("{dir}//")), (dir, ".".to_string()), (dir, "./".to_string())] {
+        let server = Server::start_in(cwd.as_ref(), &db, &["--max-search-hand", "0"]);
+        assert_eq!(answers(&server), plain, "--db {db}");
+    }
+}

@@ -370,9 +370,41 @@ fn api_error(app: &App, e: ProbeError) -> ApiError {
     ApiError(status, without_paths(app, &e.to_string()))
 }
 
+/// `text` without the server's table directory: a file in it by its name alone, the
+/// directory itself as "the table directory". Only whole paths are replaced, where a
+/// path can start, so that a directory written `.` or `db/` leaves the rest of the
+/// message alone (replacing the text `.` anywhere garbled every sentence).
 fn without_paths(app: &App, text: &str) -> String {
-    let dir = app.tb.dir().display().to_string();
-    text.replace(&format!("{dir}/"), "").replace(&dir, "the table directory")
+    scrub(text, app.tb.dir())
+}
+
+fn scrub(text: &str, dir: &std::path::Path) -> String {
+    // A file's path as the library writes it: joined to the directory as given.
+    let joined = dir.join("x").display().to_string();
+    let inside = &joined[..joined.len() - 1];
+    let whole = dir.display().to_string();
+    let starts_path = |before: &str| before.is_empty() || before.ends_with(|c: char| c.is_whitespace() || "`'\"([=".contains(c));
+    let ends_path = |after: &str| after.is_empty() || after.starts_with(|c: char| c.is_whitespace() || "`'\")],;:".contains(c)) || after == "." || after.starts_with(". ");
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        if starts_path(&text[..at]) {
+            if !whole.is_empty() && rest.starts_with(&whole) && ends_path(&rest[whole.len()..]) {
+                out.push_str("the table directory");
+                at += whole.len();
+                continue;
+            }
+            if rest.starts_with(inside) {
+                at += inside.len();
+                continue;
+            }
+        }
+        let c = rest.chars().next().expect("within the text");
+        out.push(c);
+        at += c.len_utf8();
+    }
+    out
 }
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
@@ -707,4 +739,21 @@ fn info_json(app: &App) -> JsonValue {
         "starts": starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>(),
         "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(app.tb.rules().board.points() as usize))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scrub;
+    use std::path::Path;
+
+    #[test]
+    fn scrubbing_replaces_whole_paths_only() {
+        for dir in ["db", "db/", ".", "./", "/srv/tables"] {
+            let d = Path::new(dir);
+            let file = d.join("4-5.mtb").display().to_string();
+            assert_eq!(scrub(&format!("table {file} is missing"), d), "table 4-5.mtb is missing", "{dir}");
+            assert_eq!(scrub(&format!("I/O error on {}: gone. Try again.", d.display()), d), "I/O error on the table directory: gone. Try again.", "{dir}");
+            assert_eq!(scrub("position W.W.W... is over; see ../notes.txt", d), "position W.W.W... is over; see ../notes.txt", "{dir}");
+        }
+    }
 }
