@@ -363,9 +363,9 @@ impl IntoResponse for ApiError {
 fn api_error(app: &App, e: ProbeError) -> ApiError {
     let status = match &e {
         ProbeError::Invalid(_) | ProbeError::GameOver(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
-        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) | ProbeError::NoClasses { .. } => StatusCode::NOT_FOUND,
+        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) | ProbeError::NoClasses { .. } | ProbeError::Unclassed(_) => StatusCode::NOT_FOUND,
         ProbeError::Discarded(_) => StatusCode::SERVICE_UNAVAILABLE,
-        ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        ProbeError::Table(_) | ProbeError::BadSectorValues { .. } => StatusCode::INTERNAL_SERVER_ERROR,
     };
     ApiError(status, without_paths(app, &e.to_string()))
 }
@@ -597,11 +597,11 @@ async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>
 }
 
 /// The position's draw class and its moves in the ultra-strong order, where the
-/// directory has classes.
+/// directory has classes for its sector.
 fn ultra_of(app: &App, pos: &Position) -> Result<Option<(Option<DrawClass>, Vec<morris::MoveInfo<UltraValue>>)>, ProbeError> {
     match app.tb.probe_moves_ultra(pos) {
         Ok(list) => Ok(Some((app.tb.probe_class(pos)?, list))),
-        Err(ProbeError::NoClasses { .. }) => Ok(None),
+        Err(ProbeError::NoClasses { .. } | ProbeError::Unclassed(_)) => Ok(None),
         Err(e) => Err(e),
     }
 }
@@ -635,7 +635,7 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
         if v == Value::Draw && !search {
             match app.tb.probe_class(&pos) {
                 Ok(Some(c)) => obj["class"] = class_json(app, c.class, c.depth),
-                Ok(None) | Err(ProbeError::NoClasses { .. }) => {}
+                Ok(None) | Err(ProbeError::NoClasses { .. } | ProbeError::Unclassed(_)) => {}
                 Err(e) => return Err(e),
             }
         }

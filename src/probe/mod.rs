@@ -46,7 +46,7 @@ pub enum ProbeError {
     /// do not have: there, positions are answered from their sectors' tables.
     #[error("the placement search cannot play `{0}`: a side with stones in hand may also move under Lasker rules, so its placement phase has cycles; solve the placement sectors of these rules instead (`morris solve --rules {0} --start WK-BK`)")]
     SearchRules(Rules),
-    /// The directory has no draw classes (or their sector values cannot be read).
+    /// The directory has no draw classes: no sector values.
     #[error("no draw classes in {}: {why}", dir.display())]
     NoClasses {
         /// The directory.
@@ -54,6 +54,20 @@ pub enum ProbeError {
         /// What is missing.
         why: String,
     },
+    /// The directory's sector values are there but cannot be read or are not valid:
+    /// its classes are refused, not silently dropped as if there were none.
+    #[error("the sector values {} cannot be read: {why}", path.display())]
+    BadSectorValues {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The position's sector has no draw classes: no play from the starts the
+    /// directory's classes were made for reaches it, though the strong tables of those
+    /// starts (a coarser sector graph) include it. Its strong value stands alone.
+    #[error("no draw class for sector {0}: no play from the classed starts reaches it")]
+    Unclassed(Sector),
     /// [`Tablebase::open`] was given a path that is not a directory.
     #[error("no table directory at {}", .0.display())]
     NoDirectory(PathBuf),
@@ -131,7 +145,7 @@ struct Inner {
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
     /// The draw classes, once asked for: the sector values, or why there are none.
-    classes: OnceLock<Result<ultra::Classes, String>>,
+    classes: OnceLock<Result<ultra::Classes, ultra::Unreadable>>,
 }
 
 fn sector_slot(x: Sector) -> usize {
@@ -465,7 +479,7 @@ impl Tablebase {
     pub fn best_move(&self, pos: &Position) -> Result<Option<MoveInfo>, ProbeError> {
         match self.best_move_ultra(pos) {
             Ok(m) => Ok(m.map(|m| MoveInfo { mv: m.mv, child: m.child, value: m.value.strong() })),
-            Err(ProbeError::NoClasses { .. }) => self.best_move_strong(pos),
+            Err(ProbeError::NoClasses { .. } | ProbeError::Unclassed(_)) => self.best_move_strong(pos),
             Err(e) => Err(e),
         }
     }
