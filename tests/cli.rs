@@ -6,6 +6,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+#[path = "common/server.rs"]
+mod server;
+
 fn morris(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
 }
@@ -440,4 +443,42 @@ fn solve_refuses_what_the_rules_do_not_have() {
     let out = morris(&["solve", "--db", dbs, "--quiet", "--rules", "standard,stones=4", "--only", "4-3"]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(db.join("4-3.mtb").exists() && db.join("3-4.mtb").exists());
+}
+
+/// Each position error says its reason once, on every path a position comes in by: as
+/// an argument, a line of `probe -` (text and JSON), and `/api/probe`. A line of
+/// `probe -` printed "invalid position: White has 10 stones ...; at most 9: White has
+/// 10 stones ...; at most 9", the library error's text and then its source again.
+#[test]
+fn position_errors_say_their_reason_once() {
+    let cases = [
+        ("standard", "WWWWWWWWWW.............. w", "White has 10 stones"),
+        ("standard", "WWWWWWWWWWWWW........... w", "White has 13 stones"),
+        ("standard", "WWW w", "must have 24 characters"),
+        ("standard", "WW.......BB............. w 0 0", "the game is over"),
+        ("six", "WWW..................... w", "play on 16 points"),
+        ("six", "WWWWWWW......... w", "White has 7 stones"),
+    ];
+    let six = tempfile::tempdir().unwrap();
+    let out = morris(&["solve", "--rules", "six", "--db", six.path().to_str().unwrap(), "--max-stones", "6", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let once = |said: &str, phrase: &str, how: &str| {
+        assert_eq!(said.matches(phrase).count(), 1, "{how}: {said}");
+    };
+    for (rules, pos, phrase) in cases {
+        let db = if rules == "six" { six.path().to_str().unwrap() } else { dbs() };
+        let args = ["probe", "--rules", rules, "--db", db];
+        let out = morris(&[&args[..], &[pos]].concat());
+        assert_eq!(out.status.code(), Some(2), "{pos}: {}", text(&out));
+        once(&text(&out), phrase, "argument");
+        let out = morris_stdin(&[&args[..], &["-"]].concat(), &format!("{pos}\n"));
+        once(&text(&out), phrase, "probe -");
+        let out = morris_stdin(&[&args[..], &["--json", "-"]].concat(), &format!("{pos}\n"));
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        once(line["error"].as_str().unwrap(), phrase, "probe --json -");
+        let srv = server::Server::start(db.as_ref(), &["--rules", rules]);
+        let (status, j) = srv.api("probe", pos);
+        assert_eq!(status, 400, "{j}");
+        once(j["error"].as_str().unwrap(), phrase, "/api/probe");
+    }
 }

@@ -187,11 +187,20 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
     })
 }
 
-/// The error message with the advice, on one line: for JSON answers.
+/// The error message with the advice, on one line: for JSON answers. Each cause is
+/// added only when the text so far does not already say it (an error whose message
+/// includes its source's would otherwise repeat it).
 pub fn message(err: &anyhow::Error) -> String {
+    let mut said = err.to_string();
+    for cause in err.chain().skip(1) {
+        let text = cause.to_string();
+        if !said.contains(&text) {
+            said = format!("{said}: {text}");
+        }
+    }
     match advice(err) {
-        Some(a) => format!("{err:#}; {a}"),
-        None => format!("{err:#}"),
+        Some(a) => format!("{said}; {a}"),
+        None => said,
     }
 }
 

@@ -31,9 +31,11 @@ pub enum ProbeError {
     /// needed, of other rules, or of another format (see [`TableError`]).
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The position is not a position of the game (see [`Position::validate`]).
+    /// The position is not a position of the game (see [`Position::validate`]). The
+    /// reason is in the message, and so not also the error's source: a printer of the
+    /// source chain would say it twice.
     #[error("invalid position: {0}")]
-    Invalid(#[from] PositionError),
+    Invalid(PositionError),
     /// The side not to move has fewer than 3 stones: the game ended on the previous
     /// move, so no move leads here.
     #[error("the game is over: the side not to move has {0} stones on the board and in hand")]
@@ -77,6 +79,12 @@ pub enum ProbeError {
         /// The missing subspaces.
         subspaces: Vec<Subspace>,
     },
+}
+
+impl From<PositionError> for ProbeError {
+    fn from(e: PositionError) -> ProbeError {
+        ProbeError::Invalid(e)
+    }
 }
 
 /// Default number of decoded blocks kept (at most about 10 KB each).

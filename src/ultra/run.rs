@@ -147,9 +147,16 @@ pub enum UltraError {
     /// A strong table or class file could not be read or written.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The sector values given cannot serve the start.
+    /// The sector values given cannot serve the start. The reason is in the message,
+    /// and so not also the source (a printer of the chain would say it twice).
     #[error("sector values: {0}")]
-    Values(#[from] super::values::SectorValuesError),
+    Values(super::values::SectorValuesError),
+}
+
+impl From<super::values::SectorValuesError> for UltraError {
+    fn from(e: super::values::SectorValuesError) -> UltraError {
+        UltraError::Values(e)
+    }
 }
 
 /// One sector's class file, written now or found.
