@@ -178,8 +178,11 @@ fn an_invalid_sector_values_file_is_an_error_naming_it() {
         assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
         assert!(text(&o).contains(values.to_str().unwrap()), "{bad:?}: {}", text(&o));
         assert!(text(&o).contains("solve") && text(&o).contains("--ultra"), "the hint says what mends it: {}", text(&o));
-        let o = morris(&["draw", "--db", d, "--stones", "4-4"]);
-        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
+        for command in [&["draw", "--db", d, "--stones", "4-4"][..], &["stats", "--db", d, "--classes"], &["verify", "--db", d]] {
+            let o = morris(command);
+            assert_eq!(o.status.code(), Some(2), "{command:?} {bad:?}: {}", text(&o));
+            assert!(text(&o).contains(values.to_str().unwrap()), "{command:?} {bad:?}: {}", text(&o));
+        }
         let srv = server::Server::start(dir.path(), &[]);
         let pos = "WW.....B....B..B..W....W w";
         for endpoint in ["probe", "mainline"] {

@@ -168,7 +168,9 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
         if let Some(ProbeError::NoDirectory(_)) = cause.downcast_ref::<ProbeError>() {
             return Some("run `morris solve` first, or give the directory with --db".to_string());
         }
-        if let Some(ProbeError::BadSectorValues { .. }) = cause.downcast_ref::<ProbeError>() {
+        let bad_values = matches!(cause.downcast_ref::<ProbeError>(), Some(ProbeError::BadSectorValues { .. }))
+            || matches!(cause.downcast_ref::<morris::ultra::run::UltraError>(), Some(morris::ultra::run::UltraError::ValuesFile { .. }));
+        if bad_values {
             return Some("solve the classes again with `morris solve --start WK-BK --ultra` (the same --db), which writes the file anew, or remove it to read the tables without classes".to_string());
         }
         let table = cause.downcast_ref::<TableError>().or_else(|| match cause.downcast_ref::<ProbeError>() {
