@@ -6,6 +6,9 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
+#[path = "common/server.rs"]
+mod server;
+
 fn morris(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_morris")).args(args).output().unwrap()
 }
@@ -397,4 +400,85 @@ fn draw_by_search_under_other_rules() {
     let out = morris(&["draw", "--rules", "lasker", "--db", l, "--stones", "3-3", "--search"]);
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(text(&out).contains("Lasker"), "{}", text(&out));
+}
+
+/// `morris ARGS`, which must end within 60 s (a run that goes on is killed, and the
+/// test fails): a refusal must come at once, not after solving something else.
+fn morris_refusing(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris")).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > until {
+            child.kill().unwrap();
+            panic!("`morris {}` ran instead of refusing", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A start or an `--only` subspace with more stones a side than the rule set gives is
+/// refused, naming the limit, and nothing is written: `--start 10-10` ran under the
+/// standard rules, and under `stones=4` `--only 5-3` exited 0 having written nothing.
+#[test]
+fn solve_refuses_what_the_rules_do_not_have() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("db");
+    let dbs = db.to_str().unwrap();
+    for (args, asked, most) in [
+        (vec!["--start", "10-10"], "the start 10-10", "`standard` give (at most 9)"),
+        (vec!["--start", "3-3,4-10"], "the start 4-10", "`standard` give (at most 9)"),
+        (vec!["--rules", "standard,stones=4", "--only", "5-3"], "the subspace 5-3", "`standard,stones=4` give (at most 4)"),
+        (vec!["--rules", "standard,stones=4", "--start", "5-4"], "the start 5-4", "`standard,stones=4` give (at most 4)"),
+    ] {
+        let mut all = vec!["solve", "--db", dbs, "--quiet"];
+        all.extend(args.iter());
+        let out = morris_refusing(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));
+        assert!(text(&out).contains(asked) && text(&out).contains(most), "{args:?}: {}", text(&out));
+        let written = fs::read_dir(&db).map_or(0, |d| d.filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".mtb")).count());
+        assert_eq!(written, 0, "{args:?}");
+    }
+    // What the rules have is solved as before.
+    let out = morris(&["solve", "--db", dbs, "--quiet", "--rules", "standard,stones=4", "--only", "4-3"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(db.join("4-3.mtb").exists() && db.join("3-4.mtb").exists());
+}
+
+/// Each position error says its reason once, on every path a position comes in by: as
+/// an argument, a line of `probe -` (text and JSON), and `/api/probe`. A line of
+/// `probe -` printed "invalid position: White has 10 stones ...; at most 9: White has
+/// 10 stones ...; at most 9", the library error's text and then its source again.
+#[test]
+fn position_errors_say_their_reason_once() {
+    let cases = [
+        ("standard", "WWWWWWWWWW.............. w", "White has 10 stones"),
+        ("standard", "WWWWWWWWWWWWW........... w", "White has 13 stones"),
+        ("standard", "WWW w", "must have 24 characters"),
+        ("standard", "WW.......BB............. w 0 0", "the game is over"),
+        ("six", "WWW..................... w", "play on 16 points"),
+        ("six", "WWWWWWW......... w", "White has 7 stones"),
+    ];
+    let six = tempfile::tempdir().unwrap();
+    let out = morris(&["solve", "--rules", "six", "--db", six.path().to_str().unwrap(), "--max-stones", "6", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let once = |said: &str, phrase: &str, how: &str| {
+        assert_eq!(said.matches(phrase).count(), 1, "{how}: {said}");
+    };
+    for (rules, pos, phrase) in cases {
+        let db = if rules == "six" { six.path().to_str().unwrap() } else { dbs() };
+        let args = ["probe", "--rules", rules, "--db", db];
+        let out = morris(&[&args[..], &[pos]].concat());
+        assert_eq!(out.status.code(), Some(2), "{pos}: {}", text(&out));
+        once(&text(&out), phrase, "argument");
+        let out = morris_stdin(&[&args[..], &["-"]].concat(), &format!("{pos}\n"));
+        once(&text(&out), phrase, "probe -");
+        let out = morris_stdin(&[&args[..], &["--json", "-"]].concat(), &format!("{pos}\n"));
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        once(line["error"].as_str().unwrap(), phrase, "probe --json -");
+        let srv = server::Server::start(db.as_ref(), &["--rules", rules]);
+        let (status, j) = srv.api("probe", pos);
+        assert_eq!(status, 400, "{j}");
+        once(j["error"].as_str().unwrap(), phrase, "/api/probe");
+    }
 }

@@ -367,3 +367,125 @@ fn a_search_answers_under_morabaraba_and_agrees_with_the_tables() {
         assert_eq!(essentials(&searched), essentials(&read), "{pos}");
     }
 }
+
+/// Clients that send `requests` pipelined requests for `path` each and never read an
+/// answer: the answers fill the socket buffers, and the server cannot write.
+fn no_read_clients(server: &Server, clients: usize, requests: usize, path: &str) -> Vec<std::net::TcpStream> {
+    use std::io::Write;
+    let batch = format!("GET {path} HTTP/1.1\r\nHost: attack\r\n\r\n").repeat(requests);
+    (0..clients)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&server.addr).unwrap();
+            s.set_write_timeout(Some(Duration::from_secs(5))).unwrap();
+            let _ = s.write_all(batch.as_bytes());
+            s
+        })
+        .collect()
+}
+
+/// `GET /health` on a fresh connection: its status, or the error after `patience`.
+fn health_within(server: &Server, patience: Duration) -> Result<u16, String> {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(&server.addr).map_err(|e| e.to_string())?;
+    s.set_read_timeout(Some(patience)).unwrap();
+    write!(s, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).map_err(|e| format!("no answer: {e}"))?;
+    let text = String::from_utf8_lossy(&raw);
+    text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).ok_or_else(|| format!("not HTTP: {text:?}"))
+}
+
+/// More clients than the server holds, each with 300 pipelined requests it never reads
+/// the answers to (the 1,030 connections against 1,024, scaled down): the
+/// stalled connections give way, and `/health` answers within a second.
+#[test]
+fn clients_that_never_read_do_not_take_the_server_down() {
+    let server = Server::start(whole_game().as_ref(), &["--max-connections", "32"]);
+    // Large answers, which stall the server's writes, and small ones, which leave the
+    // connection idle with its answers unread.
+    let _stalled = no_read_clients(&server, 40, 300, "/app.js");
+    let _idle = no_read_clients(&server, 10, 300, "/health");
+    std::thread::sleep(Duration::from_millis(500));
+    for _ in 0..3 {
+        let t = Instant::now();
+        let status = health_within(&server, Duration::from_secs(10));
+        assert_eq!(status, Ok(200));
+        assert!(t.elapsed() < Duration::from_secs(1), "/health took {:?} beside clients that never read", t.elapsed());
+    }
+}
+
+/// A client that reads none of its answers loses its connection after --write-timeout:
+/// it gets fewer answers than it asked for, and the server holds nothing for it.
+#[test]
+fn a_connection_that_does_not_read_is_closed_after_the_write_timeout() {
+    use std::io::Read;
+    let server = Server::start(whole_game().as_ref(), &["--write-timeout", "0.5"]);
+    let mut client = no_read_clients(&server, 1, 300, "/app.js").pop().unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    client.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut raw = Vec::new();
+    let end = client.read_to_end(&mut raw);
+    assert!(end.is_ok() || end.as_ref().is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset), "{end:?}");
+    let answers = String::from_utf8_lossy(&raw).matches("HTTP/1.1 200").count();
+    assert!(answers < 300, "all {answers} answers were written to a client that read none for 2 s");
+}
+
+/// `morris serve` with `args`, which must end by itself within 20 s (a server that
+/// started is killed, and the test fails).
+fn serve_refused(args: &[&str]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
+        .arg("serve")
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let until = Instant::now() + Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > until {
+            child.kill().unwrap();
+            panic!("`morris serve {}` started instead of refusing", args.join(" "));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A time limit too long for the clock (`1e300` panicked converting it to a Duration)
+/// or not a time at all is refused with a clear error and exit code 2.
+#[test]
+fn absurd_time_limits_are_refused_not_a_panic() {
+    for flag in ["--timeout", "--header-timeout", "--write-timeout"] {
+        for value in ["1e300", "1e7", "inf", "NaN", "0", "-1"] {
+            let arg = format!("{flag}={value}");
+            let out = serve_refused(&["--db", whole_game(), "--addr", "127.0.0.1:0", &arg]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{arg}: {err}");
+            assert!(err.contains(flag) && err.contains("at most 86400"), "{arg}: {err}");
+            assert!(!err.contains("panicked"), "{arg}: {err}");
+        }
+    }
+}
+
+/// The same directory named as `DIR`, `DIR/`, `DIR//`, `.` and `./` (from inside it):
+/// every answer is the same, and names tables by name alone. The scrubbing of the
+/// server's path replaced every `.` of a message when `--db` was `.` (`table
+/// 4-5the table directorymtb is missing`), and left `the table directory` glued to
+/// the table's name when it ended in `/`.
+#[test]
+fn answers_name_tables_alike_however_the_directory_is_written() {
+    let dir = movement_only();
+    let asked = [
+        probe_path("WWWW.BBBBB.............. w"),
+        format!("/api/mainline?position={}", encode("WWWW.BBBBB.............. w")),
+        probe_path("........................ w 3 3"),
+    ];
+    let answers = |server: &Server| asked.iter().map(|path| server.json(path)).collect::<Vec<_>>();
+    let plain = answers(&Server::start(dir.as_ref(), &["--max-search-hand", "0"]));
+    assert_eq!(plain[0], (404, serde_json::json!({ "error": "table 4-5.mtb is missing" })));
+    assert!(plain[2].1["error"].as_str().unwrap().starts_with("table 0-0-3-3.mtb is missing;"), "{:?}", plain[2]);
+    for (cwd, db) in [("/", format!("{dir}/")), ("/", format!("{dir}//")), (dir, ".".to_string()), (dir, "./".to_string())] {
+        let server = Server::start_in(cwd.as_ref(), &db, &["--max-search-hand", "0"]);
+        assert_eq!(answers(&server), plain, "--db {db}");
+    }
+}

@@ -99,3 +99,103 @@ fn classes_from_the_command_line_and_the_server() {
     // Play stays in 4-3 as before, which these values call good for White.
     assert!(text(&o).contains("White to move: draw, heading for 4-3 (favourable)."), "{}", text(&o));
 }
+
+/// An answer without its timing, which differs between two runs.
+fn timeless(mut j: serde_json::Value) -> serde_json::Value {
+    if let Some(o) = j.as_object_mut() {
+        o.remove("seconds");
+    }
+    j
+}
+
+/// Positions of sectors that no play from the start reaches (the strong solve's
+/// coarser sector graph has their tables, the classes do not): after `solve --ultra`
+/// they answer as before, with the strong value and no class, on the command line, on
+/// the server and in the library. Before, every answer failed on a missing class file.
+#[test]
+fn sectors_no_play_reaches_answer_with_the_strong_value_after_ultra() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = morris(&["solve", "--db", d, "--start", "4-4", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    // 0-1-3-3: White has placed a stone that Black took, before Black placed one; a
+    // draw. 1-2-2-2: Black, one stone up after an impossible capture, with drawing moves.
+    let positions = ["B....................... w 3 3", "BW...................... b 2 3"];
+    for p in positions {
+        let x = morris::Position::parse(p, morris::Rules::STANDARD).unwrap();
+        let sector = morris::probe::sector_of(&x).unwrap().unwrap();
+        assert!(dir.path().join(format!("{sector}.mtb")).exists(), "{p}: {sector}");
+    }
+    let answers = || {
+        let srv = server::Server::start(dir.path(), &[]);
+        positions
+            .iter()
+            .flat_map(|p| {
+                let cli = morris(&["probe", "--db", d, "--json", p]);
+                assert!(cli.status.success(), "{p}: {}", text(&cli));
+                let words = morris(&["probe", "--db", d, p]);
+                assert!(words.status.success(), "{p}: {}", text(&words));
+                let (s1, probe) = srv.api("probe", p);
+                let (s2, line) = srv.api("mainline", p);
+                let tb = morris::Tablebase::open(dir.path()).unwrap();
+                let x = morris::Position::parse(p, morris::Rules::STANDARD).unwrap();
+                let best = tb.best_move(&x).map(|m| m.map(|m| m.value)).map_err(|e| e.to_string());
+                [
+                    timeless(serde_json::from_slice(&cli.stdout).unwrap()),
+                    serde_json::json!(String::from_utf8_lossy(&words.stdout)),
+                    serde_json::json!([s1, timeless(probe)]),
+                    serde_json::json!([s2, line]),
+                    serde_json::json!(format!("{best:?}")),
+                ]
+            })
+            .collect::<Vec<_>>()
+    };
+    let before = answers();
+    assert_eq!(before[0]["result"], "draw");
+    assert_eq!(before[2][0], 200, "{}", before[2]);
+    let o = morris(&["solve", "--db", d, "--start", "4-4", "--ultra", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let after = answers();
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(a, b);
+    }
+}
+
+/// A sector-values file that is not valid is an error naming it, wherever classes are
+/// read: it silently dropped the draw classes, as if the directory had none.
+#[test]
+fn an_invalid_sector_values_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = morris(&["solve", "--db", d, "--start", "4-4", "--ultra", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let draw = ["--white", "a7,d7,g1,b2", "--black", "d5,e4,c3", "--turn", "white"];
+    let values = dir.path().join("sector-values.txt");
+    let good = std::fs::read_to_string(&values).unwrap();
+    for bad in ["not a sector value\n".to_string(), good.replacen(' ', " x", 1), format!("{good}{}", good.lines().next().unwrap())] {
+        std::fs::write(&values, &bad).unwrap();
+        let o = morris(&[&["probe", "--db", d][..], &draw[..]].concat());
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", text(&o));
+        assert!(text(&o).contains(values.to_str().unwrap()), "{bad:?}: {}", text(&o));
+        assert!(text(&o).contains("solve") && text(&o).contains("--ultra"), "the hint says what mends it: {}", text(&o));
+        for command in [&["draw", "--db", d, "--stones", "4-4"][..], &["stats", "--db", d, "--classes"], &["verify", "--db", d]] {
+            let o = morris(command);
+            assert_eq!(o.status.code(), Some(2), "{command:?} {bad:?}: {}", text(&o));
+            assert!(text(&o).contains(values.to_str().unwrap()), "{command:?} {bad:?}: {}", text(&o));
+        }
+        let srv = server::Server::start(dir.path(), &[]);
+        let pos = "WW.....B....B..B..W....W w";
+        for endpoint in ["probe", "mainline"] {
+            let (status, j) = srv.api(endpoint, pos);
+            assert_eq!(status, 500, "{endpoint} {bad:?}: {j}");
+            assert!(j["error"].as_str().unwrap().contains("sector-values.txt") && !j["error"].as_str().unwrap().contains(d), "{j}");
+        }
+        let tb = morris::Tablebase::open(dir.path()).unwrap();
+        let x = morris::Position::parse(pos, morris::Rules::STANDARD).unwrap();
+        assert!(tb.best_move(&x).is_err_and(|e| e.to_string().contains("sector-values.txt")));
+    }
+    // No file: no classes, and no error.
+    std::fs::remove_file(&values).unwrap();
+    let o = morris(&[&["probe", "--db", d][..], &draw[..]].concat());
+    assert!(o.status.success() && text(&o).contains("White to move: draw."), "{}", text(&o));
+}

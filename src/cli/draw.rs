@@ -99,7 +99,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let ultra = if used_tables {
         match tb.probe_moves_ultra(&root) {
             Ok(m) => Some((tb.probe_class(&root)?, m)),
-            Err(ProbeError::NoClasses { .. }) => None,
+            Err(ProbeError::NoClasses { .. } | ProbeError::Unclassed(_)) => None,
             Err(e) => return Err(e.into()),
         }
     } else {

@@ -194,6 +194,11 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
         if let Some(ProbeError::NoDirectory(_)) = cause.downcast_ref::<ProbeError>() {
             return Some("run `morris solve` first, or give the directory with --db".to_string());
         }
+        let bad_values = matches!(cause.downcast_ref::<ProbeError>(), Some(ProbeError::BadSectorValues { .. }))
+            || matches!(cause.downcast_ref::<morris::solve::ultra::run::UltraError>(), Some(morris::solve::ultra::run::UltraError::ValuesFile { .. }));
+        if bad_values {
+            return Some("solve the classes again with `morris solve --start WK-BK --ultra` (the same --db), which writes the file anew, or remove it to read the tables without classes".to_string());
+        }
         let table = cause.downcast_ref::<TableError>().or_else(|| match cause.downcast_ref::<ProbeError>() {
             Some(ProbeError::Table(t)) => Some(t),
             _ => None,
@@ -215,11 +220,20 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
     })
 }
 
-/// The error message with the advice, on one line: for JSON answers.
+/// The error message with the advice, on one line: for JSON answers. Each cause is
+/// added only when the text so far does not already say it (an error whose message
+/// includes its source's would otherwise repeat it).
 pub fn message(err: &anyhow::Error) -> String {
+    let mut said = err.to_string();
+    for cause in err.chain().skip(1) {
+        let text = cause.to_string();
+        if !said.contains(&text) {
+            said = format!("{said}: {text}");
+        }
+    }
     match advice(err) {
-        Some(a) => format!("{err:#}; {a}"),
-        None => format!("{err:#}"),
+        Some(a) => format!("{said}; {a}"),
+        None => said,
     }
 }
 

@@ -52,11 +52,12 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
 }
 
 /// The draw classes of a position's moves, best first by the ultra-strong order, when
-/// the directory has classes; `None` when it has none (or the position is searched).
+/// the directory has classes; `None` when it has none, none for the position's sector
+/// (no classed play reaches it), or the position is searched.
 fn ultra_moves(tb: &Tablebase, pos: &Position) -> anyhow::Result<Option<Vec<morris::MoveInfo<UltraValue>>>> {
     match tb.probe_moves_ultra(pos) {
         Ok(m) => Ok(Some(m)),
-        Err(morris::ProbeError::NoClasses { .. }) => Ok(None),
+        Err(morris::ProbeError::NoClasses { .. } | morris::ProbeError::Unclassed(_)) => Ok(None),
         // A placement position without its tables is searched: no classes there.
         Err(morris::ProbeError::Table(morris::TableError::Missing { .. })) => Ok(None),
         Err(e) => Err(e.into()),

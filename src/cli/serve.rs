@@ -21,9 +21,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use morris::Rules;
 use std::process::ExitCode;
-use std::sync::Arc;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::{Notify, Semaphore};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -33,21 +38,27 @@ pub struct Args {
     /// Address to listen on (loopback by default; port 0 picks a free port).
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "HOST:PORT")]
     addr: String,
-    /// Longest a request waits for an answer, in seconds, before a 503.
-    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
+    /// Longest a request waits for an answer, in seconds, before a 503 (at most a day).
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: f64,
     /// Most stones in hand (both sides together) from which a request may start a
     /// placement search when the position's sector table is missing (0: never search).
     #[arg(long, default_value_t = 10, value_name = "N")]
     max_search_hand: u8,
-    /// Most connections open at once; more wait to be accepted. Default: 1024, or less
-    /// when the limit on open files is lower, so that the tables can always be opened.
+    /// Most connections open at once. When all are taken, a new one takes the place of
+    /// the connection quiet the longest (no answer being computed or read); while every
+    /// one is being answered, it waits. Default: 1024, or less when the limit on open
+    /// files is lower, so that the tables can always be opened.
     #[arg(long, value_name = "N")]
     max_connections: Option<usize>,
     /// Seconds a client has to send a request's headers (and an idle connection stays
     /// open), before the connection is closed.
-    #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+    #[arg(long, default_value_t = 5.0, value_name = "SECONDS", value_parser = parse_seconds)]
     header_timeout: f64,
+    /// Seconds the server waits for a client to take any of its answers before it closes
+    /// the connection (a client that pipelines requests and reads nothing).
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS", value_parser = parse_seconds)]
+    write_timeout: f64,
 }
 
 /// The soft limit on open files, from /proc (no libc needed); `None` if unknown.
@@ -57,20 +68,221 @@ fn open_file_limit() -> Option<usize> {
     line.split_whitespace().nth(3)?.parse().ok()
 }
 
-/// Serves `router` on `listener` until Ctrl-C: at most `max` connections at once (the
-/// next waits in the kernel's queue), each closed if its headers take longer than
-/// `header_timeout` or it lives longer than `lifetime`. A slow client then holds a
-/// connection for seconds, not forever, and never exhausts the server's files.
-async fn serve_loop(listener: tokio::net::TcpListener, router: Router, max: usize, header_timeout: Duration, lifetime: Duration) -> anyhow::Result<()> {
+/// The longest any of the server's times may be: beyond it a deadline would overflow
+/// the clock (`1e300` seconds panicked), and no request is worth a day.
+const MOST_SECONDS: f64 = 86_400.0;
+
+/// A time limit in seconds: positive, finite, at most a day.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    let secs: f64 = s.parse().map_err(|_| format!("invalid number of seconds '{s}'"))?;
+    if !(secs > 0.0 && secs <= MOST_SECONDS) {
+        return Err(format!("{s} is not a time limit: give a number of seconds above 0 and at most {MOST_SECONDS} (a day)"));
+    }
+    Ok(secs)
+}
+
+/// How long a connection may hold its slot.
+struct Limits {
+    /// Connections open at once.
+    max: usize,
+    /// To send a request's headers, or to stay idle between requests.
+    header: Duration,
+    /// For the client to take any of an answer: a client that reads nothing loses the
+    /// connection, whatever its requests.
+    write: Duration,
+    /// The whole connection.
+    lifetime: Duration,
+}
+
+/// Bytes of requests a connection may send ahead of its answers (pipelined): beyond
+/// them the server reads no more from it until it has answered, so a client that
+/// pipelines without reading holds this much memory at most.
+const READ_AHEAD: usize = 64 << 10;
+
+/// How long a connection keeps its slot, once quiet, when every slot is taken and a new
+/// connection waits: long enough to send its first request after connecting.
+const GRACE: Duration = Duration::from_millis(100);
+
+/// What the accept loop knows of an open connection, to choose one to close when every
+/// slot is taken.
+struct Watch {
+    /// Milliseconds from the server's start to the connection's last byte read or
+    /// written (or its accept).
+    last: AtomicU64,
+    /// Requests being answered on it: a client waiting for an answer keeps its slot.
+    busy: AtomicUsize,
+    /// Told to close (once).
+    closing: AtomicBool,
+    close: Notify,
+}
+
+/// The open connections, each with its watch.
+struct Connections {
+    epoch: Instant,
+    open: Mutex<HashMap<u64, Arc<Watch>>>,
+    next: AtomicU64,
+}
+
+impl Connections {
+    fn now(&self) -> u64 {
+        self.epoch.elapsed().as_millis() as u64
+    }
+
+    /// Registers a new connection; it leaves the set when the guard drops.
+    fn add(self: &Arc<Self>) -> (Arc<Watch>, Registered) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let watch = Arc::new(Watch { last: AtomicU64::new(self.now()), busy: AtomicUsize::new(0), closing: AtomicBool::new(false), close: Notify::new() });
+        self.open.lock().unwrap().insert(id, watch.clone());
+        (watch, Registered(self.clone(), id))
+    }
+
+    /// Closes the connection quiet the longest (no request being answered, no byte
+    /// read or written for `GRACE` or more): one whose client reads none of its answers,
+    /// or sends nothing. Whether there was one.
+    fn close_quietest(&self) -> bool {
+        let now = self.now();
+        let grace = GRACE.as_millis() as u64;
+        let open = self.open.lock().unwrap();
+        let quietest = open
+            .values()
+            .filter(|w| w.busy.load(Ordering::SeqCst) == 0 && !w.closing.load(Ordering::SeqCst))
+            .map(|w| (w.last.load(Ordering::SeqCst), w))
+            .filter(|(last, _)| now.saturating_sub(*last) >= grace)
+            .min_by_key(|(last, _)| *last);
+        match quietest {
+            Some((_, w)) => {
+                w.closing.store(true, Ordering::SeqCst);
+                w.close.notify_one();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Takes a connection out of the set when its task ends.
+struct Registered(Arc<Connections>, u64);
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.0.open.lock().unwrap().remove(&self.1);
+    }
+}
+
+/// A request being answered on a watched connection, until its answer is ready.
+struct Busy(Arc<Watch>);
+
+impl Busy {
+    fn new(watch: &Arc<Watch>) -> Busy {
+        watch.busy.fetch_add(1, Ordering::SeqCst);
+        Busy(watch.clone())
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A connection's socket that reports its progress to its watch, and fails a write
+/// that has made no progress for the write timeout: hyper's header timeout does not
+/// cover writing, and a client that reads nothing would otherwise hold its connection
+/// (and the answers queued for it) for the connection's whole lifetime.
+struct Watched {
+    stream: tokio::net::TcpStream,
+    watch: Arc<Watch>,
+    conns: Arc<Connections>,
+    write_timeout: Duration,
+    /// Running while a write waits for the client to read.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Watched {
+    fn progressed(&mut self) {
+        self.watch.last.store(self.conns.now(), Ordering::SeqCst);
+    }
+
+    /// The result of a write: progress clears the stall, and waiting past the write
+    /// timeout is an error, which closes the connection.
+    fn write_result<T>(&mut self, cx: &mut Context<'_>, result: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
+        match result {
+            Poll::Ready(r) => {
+                self.stalled = None;
+                if r.is_ok() {
+                    self.progressed();
+                }
+                Poll::Ready(r)
+            }
+            Poll::Pending => {
+                let timeout = self.write_timeout;
+                let stalled = self.stalled.get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+                match stalled.as_mut().poll(cx) {
+                    Poll::Ready(()) => Poll::Ready(Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "the client read nothing within the write timeout"))),
+                    Poll::Pending => Poll::Pending,
+                }
+            }
+        }
+    }
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let result = Pin::new(&mut this.stream).poll_read(cx, buf);
+        if matches!(result, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            this.progressed();
+        }
+        result
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.stream).poll_write(cx, buf);
+        this.write_result(cx, result)
+    }
+
+    fn poll_write_vectored(self: Pin<&mut Self>, cx: &mut Context<'_>, bufs: &[std::io::IoSlice<'_>]) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.write_result(cx, result)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.stream).poll_flush(cx);
+        this.write_result(cx, result)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let result = Pin::new(&mut this.stream).poll_shutdown(cx);
+        this.write_result(cx, result)
+    }
+}
+
+/// Serves `router` on `listener` until Ctrl-C, within `limits`: a connection is closed
+/// if its headers take longer than the header timeout, if its client reads nothing of
+/// its answers for the write timeout, or when it has lived its lifetime. When every
+/// slot is taken, a new connection takes the slot of the one quiet the longest (no
+/// request being answered: its client sends nothing, or reads nothing), so that
+/// clients which stall cannot keep others out; only while every connection is being
+/// answered does the next one wait. A slow client then holds a connection for seconds,
+/// not forever, and never exhausts the server's files.
+async fn serve_loop(listener: tokio::net::TcpListener, router: Router, limits: Limits) -> anyhow::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
-    let slots = Arc::new(Semaphore::new(max));
+    let slots = Arc::new(Semaphore::new(limits.max));
+    let conns = Arc::new(Connections { epoch: Instant::now(), open: Mutex::new(HashMap::new()), next: AtomicU64::new(0) });
     let shutdown = tokio::signal::ctrl_c();
     tokio::pin!(shutdown);
     loop {
-        let slot = tokio::select! {
-            _ = &mut shutdown => return Ok(()),
-            slot = slots.clone().acquire_owned() => slot?,
-        };
         let stream = tokio::select! {
             _ = &mut shutdown => return Ok(()),
             accepted = listener.accept() => match accepted {
@@ -82,14 +294,43 @@ async fn serve_loop(listener: tokio::net::TcpListener, router: Router, max: usiz
                 }
             },
         };
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let slot = loop {
+            if let Ok(slot) = slots.clone().try_acquire_owned() {
+                break slot;
+            }
+            conns.close_quietest();
+            tokio::select! {
+                _ = &mut shutdown => return Ok(()),
+                slot = tokio::time::timeout(GRACE, slots.clone().acquire_owned()) => if let Ok(slot) = slot {
+                    break slot?;
+                },
+            }
+        };
+        let (watch, registered) = conns.add();
+        let io = Watched { stream, watch: watch.clone(), conns: conns.clone(), write_timeout: limits.write, stalled: None };
+        let router = router.clone();
+        let on_request = watch.clone();
+        // Router is always ready: calling it without `poll_ready` is allowed.
+        let service = hyper::service::service_fn(move |req: axum::http::Request<hyper::body::Incoming>| {
+            let busy = Busy::new(&on_request);
+            let answer = tower_service::Service::call(&mut router.clone(), req);
+            async move {
+                let _busy = busy;
+                answer.await
+            }
+        });
+        let (header, lifetime) = (limits.header, limits.lifetime);
         tokio::spawn(async move {
-            let _slot = slot;
+            let (_slot, _registered) = (slot, registered);
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
-                .header_read_timeout(header_timeout)
-                .serve_connection(TokioIo::new(stream), service);
-            let _ = tokio::time::timeout(lifetime, conn).await;
+                .header_read_timeout(header)
+                .max_buf_size(READ_AHEAD)
+                .serve_connection(TokioIo::new(io), service);
+            tokio::select! {
+                _ = tokio::time::timeout(lifetime, conn) => {}
+                _ = watch.close.notified() => {}
+            }
         });
     }
 }
@@ -121,16 +362,48 @@ impl IntoResponse for ApiError {
 fn api_error(app: &App, e: ProbeError) -> ApiError {
     let status = match &e {
         ProbeError::Invalid(_) | ProbeError::GameOver(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
-        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) | ProbeError::NoClasses { .. } => StatusCode::NOT_FOUND,
+        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) | ProbeError::NoClasses { .. } | ProbeError::Unclassed(_) => StatusCode::NOT_FOUND,
         ProbeError::Discarded(_) => StatusCode::SERVICE_UNAVAILABLE,
-        ProbeError::Table(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        ProbeError::Table(_) | ProbeError::BadSectorValues { .. } => StatusCode::INTERNAL_SERVER_ERROR,
     };
     ApiError(status, without_paths(app, &e.to_string()))
 }
 
+/// `text` without the server's table directory: a file in it by its name alone, the
+/// directory itself as "the table directory". Only whole paths are replaced, where a
+/// path can start, so that a directory written `.` or `db/` leaves the rest of the
+/// message alone (replacing the text `.` anywhere garbled every sentence).
 fn without_paths(app: &App, text: &str) -> String {
-    let dir = app.tb.dir().display().to_string();
-    text.replace(&format!("{dir}/"), "").replace(&dir, "the table directory")
+    scrub(text, app.tb.dir())
+}
+
+fn scrub(text: &str, dir: &std::path::Path) -> String {
+    // A file's path as the library writes it: joined to the directory as given.
+    let joined = dir.join("x").display().to_string();
+    let inside = &joined[..joined.len() - 1];
+    let whole = dir.display().to_string();
+    let starts_path = |before: &str| before.is_empty() || before.ends_with(|c: char| c.is_whitespace() || "`'\"([=".contains(c));
+    let ends_path = |after: &str| after.is_empty() || after.starts_with(|c: char| c.is_whitespace() || "`'\")],;:".contains(c)) || after == "." || after.starts_with(". ");
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < text.len() {
+        let rest = &text[at..];
+        if starts_path(&text[..at]) {
+            if !whole.is_empty() && rest.starts_with(&whole) && ends_path(&rest[whole.len()..]) {
+                out.push_str("the table directory");
+                at += whole.len();
+                continue;
+            }
+            if rest.starts_with(inside) {
+                at += inside.len();
+                continue;
+            }
+        }
+        let c = rest.chars().next().expect("within the text");
+        out.push(c);
+        at += c.len_utf8();
+    }
+    out
 }
 
 const INDEX_HTML: &str = include_str!("../../web/index.html");
@@ -138,9 +411,6 @@ const APP_JS: &str = include_str!("../../web/app.js");
 const STYLE_CSS: &str = include_str!("../../web/style.css");
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
-    anyhow::ensure!(args.timeout > 0.0 && args.timeout.is_finite(), "--timeout must be a positive number of seconds");
-    anyhow::ensure!(args.header_timeout > 0.0 && args.header_timeout.is_finite(), "--header-timeout must be a positive number of seconds");
-    let header_timeout = Duration::from_secs_f64(args.header_timeout);
     // A file each per connection, and some left for the tables and the process.
     let fd_room = open_file_limit().map_or(1024, |n| n.saturating_sub(128).max(16));
     let max_connections = args.max_connections.unwrap_or(1024.min(fd_room));
@@ -177,7 +447,13 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             writeln!(stdout, "listening on http://{local}/ (tables: {})", args.db.display())?;
             stdout.flush()?;
         }
-        serve_loop(listener, router(app), max_connections, header_timeout, Duration::from_secs(600)).await?;
+        let limits = Limits {
+            max: max_connections,
+            header: Duration::from_secs_f64(args.header_timeout),
+            write: Duration::from_secs_f64(args.write_timeout),
+            lifetime: Duration::from_secs(600),
+        };
+        serve_loop(listener, router(app), limits).await?;
         anyhow::Ok(ExitCode::SUCCESS)
     })
 }
@@ -320,11 +596,11 @@ async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>
 }
 
 /// The position's draw class and its moves in the ultra-strong order, where the
-/// directory has classes.
+/// directory has classes for its sector.
 fn ultra_of(app: &App, pos: &Position) -> Result<Option<(Option<DrawClass>, Vec<morris::MoveInfo<UltraValue>>)>, ProbeError> {
     match app.tb.probe_moves_ultra(pos) {
         Ok(list) => Ok(Some((app.tb.probe_class(pos)?, list))),
-        Err(ProbeError::NoClasses { .. }) => Ok(None),
+        Err(ProbeError::NoClasses { .. } | ProbeError::Unclassed(_)) => Ok(None),
         Err(e) => Err(e),
     }
 }
@@ -358,7 +634,7 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
         if v == Value::Draw && !search {
             match app.tb.probe_class(&pos) {
                 Ok(Some(c)) => obj["class"] = class_json(app, c.class, c.depth),
-                Ok(None) | Err(ProbeError::NoClasses { .. }) => {}
+                Ok(None) | Err(ProbeError::NoClasses { .. } | ProbeError::Unclassed(_)) => {}
                 Err(e) => return Err(e),
             }
         }
@@ -469,4 +745,21 @@ fn info_json(app: &App) -> JsonValue {
         "starts": starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>(),
         "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(app.tb.rules().board.points() as usize))),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scrub;
+    use std::path::Path;
+
+    #[test]
+    fn scrubbing_replaces_whole_paths_only() {
+        for dir in ["db", "db/", ".", "./", "/srv/tables"] {
+            let d = Path::new(dir);
+            let file = d.join("4-5.mtb").display().to_string();
+            assert_eq!(scrub(&format!("table {file} is missing"), d), "table 4-5.mtb is missing", "{dir}");
+            assert_eq!(scrub(&format!("I/O error on {}: gone. Try again.", d.display()), d), "I/O error on the table directory: gone. Try again.", "{dir}");
+            assert_eq!(scrub("position W.W.W... is over; see ../notes.txt", d), "position W.W.W... is over; see ../notes.txt", "{dir}");
+        }
+    }
 }

@@ -23,11 +23,13 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["max_stones", "start"])]
     all: bool,
     /// Also solve every placement sector of the game where White places WK and Black BK
-    /// stones (3..=9 each; 9-9 is the standard game), with the movement subspaces it
+    /// stones (3 up to the rule set's stones each; 9-9 is the standard game; a start
+    /// beyond the rule set's stones is refused), with the movement subspaces it
     /// needs. Several starts, comma-separated, are solved in one run.
     #[arg(long, value_name = "WK-BK", value_parser = super::draw::parse_stones, value_delimiter = ',')]
     start: Vec<(u8, u8)>,
-    /// Solve only the unit holding subspace S-O (plus any missing dependency).
+    /// Solve only the unit holding subspace S-O (plus any missing dependency); refused
+    /// when a side has more stones than the rule set gives.
     #[arg(long, value_name = "S-O")]
     only: Option<Subspace>,
     /// Also solve the draw classes (the ultra-strong solution, docs/ultra.md): which
@@ -97,6 +99,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts: starts.clone(), rules: *rules };
+    generate::within_rules(&opts)?;
     let bars = Bars::new(args.quiet);
     if !args.quiet {
         bars.println(&header());

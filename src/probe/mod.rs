@@ -31,9 +31,11 @@ pub enum ProbeError {
     /// needed, of other rules, or of another format (see [`TableError`]).
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The position is not a position of the game (see [`Position::validate`]).
+    /// The position is not a position of the game (see [`Position::validate`]). The
+    /// reason is in the message, and so not also the error's source: a printer of the
+    /// source chain would say it twice.
     #[error("invalid position: {0}")]
-    Invalid(#[from] PositionError),
+    Invalid(PositionError),
     /// The side not to move has fewer than 3 stones: the game ended on the previous
     /// move, so no move leads here.
     #[error("the game is over: the side not to move has {0} stones on the board and in hand")]
@@ -46,7 +48,7 @@ pub enum ProbeError {
     /// do not have: there, positions are answered from their sectors' tables.
     #[error("the placement search cannot play `{0}`: a side with stones in hand may also move under Lasker rules, so its placement phase has cycles; solve the placement sectors of these rules instead (`morris solve --rules {0} --start WK-BK`)")]
     SearchRules(Rules),
-    /// The directory has no draw classes (or their sector values cannot be read).
+    /// The directory has no draw classes: no sector values.
     #[error("no draw classes in {}: {why}", dir.display())]
     NoClasses {
         /// The directory.
@@ -54,6 +56,20 @@ pub enum ProbeError {
         /// What is missing.
         why: String,
     },
+    /// The directory's sector values are there but cannot be read or are not valid:
+    /// its classes are refused, not silently dropped as if there were none.
+    #[error("the sector values {} cannot be read: {why}", path.display())]
+    BadSectorValues {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// The position's sector has no draw classes: no play from the starts the
+    /// directory's classes were made for reaches it, though the strong tables of those
+    /// starts (a coarser sector graph) include it. Its strong value stands alone.
+    #[error("no draw class for sector {0}: no play from the classed starts reaches it")]
+    Unclassed(Sector),
     /// [`Tablebase::open`] was given a path that is not a directory.
     #[error("no table directory at {}", .0.display())]
     NoDirectory(PathBuf),
@@ -63,6 +79,12 @@ pub enum ProbeError {
         /// The missing subspaces.
         subspaces: Vec<Subspace>,
     },
+}
+
+impl From<PositionError> for ProbeError {
+    fn from(e: PositionError) -> ProbeError {
+        ProbeError::Invalid(e)
+    }
 }
 
 /// Default number of decoded blocks kept (at most about 10 KB each).
@@ -131,7 +153,7 @@ struct Inner {
     cache: Mutex<BlockCache>,
     cache_blocks: usize,
     /// The draw classes, once asked for: the sector values, or why there are none.
-    classes: OnceLock<Result<ultra::Classes, String>>,
+    classes: OnceLock<Result<ultra::Classes, ultra::Unreadable>>,
 }
 
 fn sector_slot(x: Sector) -> usize {
@@ -470,7 +492,7 @@ impl Tablebase {
     pub fn best_move(&self, pos: &Position) -> Result<Option<MoveInfo>, ProbeError> {
         match self.best_move_ultra(pos) {
             Ok(m) => Ok(m.map(|m| MoveInfo { mv: m.mv, child: m.child, value: m.value.strong() })),
-            Err(ProbeError::NoClasses { .. }) => self.best_move_strong(pos),
+            Err(ProbeError::NoClasses { .. } | ProbeError::Unclassed(_)) => self.best_move_strong(pos),
             Err(e) => Err(e),
         }
     }

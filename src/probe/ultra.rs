@@ -85,6 +85,13 @@ impl fmt::Display for UltraValue {
     }
 }
 
+/// Why a directory's classes cannot be read: it has none, or its sector values are
+/// damaged (an error: the classes are not silently dropped).
+pub(super) enum Unreadable {
+    Absent(String),
+    Invalid(String),
+}
+
 /// The directory's sector values and class files, opened on first use.
 pub(super) struct Classes {
     values: SectorValues,
@@ -99,14 +106,20 @@ impl Tablebase {
     }
 
     fn classes(&self) -> Result<&Classes, ProbeError> {
+        let path = self.dir().join(VALUES_FILE);
         let cell = self.0.classes.get_or_init(|| {
-            let path = self.dir().join(VALUES_FILE);
-            let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-            let values = SectorValues::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => Unreadable::Absent(format!("no {VALUES_FILE}")),
+                _ => Unreadable::Invalid(e.to_string()),
+            })?;
+            let values = SectorValues::parse(&text).map_err(|e| Unreadable::Invalid(e.to_string()))?;
             let files = (0..self.0.files.len()).map(|_| OnceLock::new()).collect();
             Ok(Classes { values, files })
         });
-        cell.as_ref().map_err(|why| ProbeError::NoClasses { dir: self.dir().to_owned(), why: why.clone() })
+        cell.as_ref().map_err(|e| match e {
+            Unreadable::Absent(why) => ProbeError::NoClasses { dir: self.dir().to_owned(), why: why.clone() },
+            Unreadable::Invalid(why) => ProbeError::BadSectorValues { path, why: why.clone() },
+        })
     }
 
     fn class_file(&self, sector: Sector) -> Result<&Arc<ClassFile>, ProbeError> {
@@ -121,7 +134,8 @@ impl Tablebase {
     }
 
     /// The class of a drawn position, from its sector's class file; `None` when the
-    /// position is not a draw. A favoured draw's depth, which class files leave out,
+    /// position is not a draw. A sector no classed play reaches is
+    /// [`ProbeError::Unclassed`]. A favoured draw's depth, which class files leave out,
     /// is found one ply up: 1 + the least depth among its best moves.
     pub fn probe_class(&self, pos: &Position) -> Result<Option<DrawClass>, ProbeError> {
         let Some(mut c) = self.stored_class(pos)? else { return Ok(None) };
@@ -155,6 +169,9 @@ impl Tablebase {
     /// without their depth).
     fn stored_class(&self, pos: &Position) -> Result<Option<DrawClass>, ProbeError> {
         let Some(sector) = self.sector_of(pos)? else { return Ok(None) };
+        // The classed sectors are closed under moves: only a position asked directly
+        // can be in a sector without classes.
+        let rank = self.sector_values()?.get(sector).ok_or(ProbeError::Unclassed(sector))? as i16;
         let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
         let strong = self.table(sector)?;
         let bs = strong.header.block_size as u64;
@@ -168,9 +185,6 @@ impl Tablebase {
         let entries = file.block((i / bs) as usize, &block)?;
         let at = block[..j].iter().filter(|&&b| b == crate::position::value::DRAW).count();
         let (class, depth) = entries[at];
-        let rank = self.sector_values()?.get(sector).ok_or_else(|| {
-            ProbeError::Table(TableError::Corrupt { path: self.dir().join(VALUES_FILE), detail: format!("no rank for sector {sector}") })
-        })? as i16;
         Ok(Some(DrawClass { class, depth: (depth != 0).then_some(depth), rank }))
     }
 
@@ -187,10 +201,11 @@ impl Tablebase {
 
     /// Every legal move with its ultra-strong value for the side that plays it, best
     /// first: the ultra-strong player's choice is the first, and moves of equal value
-    /// keep the strong order among them.
+    /// keep the strong order among them. A position of a sector no classed play
+    /// reaches is [`ProbeError::Unclassed`]: its moves have their strong values only.
     pub fn probe_moves_ultra(&self, pos: &Position) -> Result<Vec<MoveInfo<UltraValue>>, ProbeError> {
         let Some(sector) = self.sector_of(pos)? else { return Ok(Vec::new()) };
-        let rank = self.sector_values()?.get(sector).unwrap_or(0) as i16;
+        let rank = self.sector_values()?.get(sector).ok_or(ProbeError::Unclassed(sector))? as i16;
         let game = self.rules().game();
         let stays_into = sector.cyclic(game).then(|| sector.after_slide());
         let mut out = Vec::new();

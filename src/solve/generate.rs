@@ -192,6 +192,7 @@ fn read_with_deep(t: &TableFile) -> Result<(Vec<u8>, Deep), TableError> {
 /// with the stones: every subspace to `s + o = 8` takes seconds, the whole game about an
 /// hour and a half and 8 GB of memory on two cores.
 pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
+    within_rules(opts)?;
     let game = opts.rules.game();
     std::fs::create_dir_all(&opts.dir).map_err(|source| TableError::Io { path: opts.dir.clone(), source })?;
     let _lock = crate::table::lock_dir(&opts.dir, "solving")?;
@@ -242,6 +243,22 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
     drop(cache);
     reports.extend(run_sectors(opts, reporter)?);
     Ok(reports)
+}
+
+/// Refuses a start or an `only` subspace with more stones a side than the rules give,
+/// before anything is written ([`run`] checks it first): the plan would otherwise
+/// solve a start of another game under these rules' name, or leave out a subspace they
+/// never reach and end with nothing of what was asked.
+pub fn within_rules(opts: &Options) -> Result<(), TableError> {
+    let most = opts.rules.stones;
+    let beyond = |asked: String| TableError::BeyondRules { asked, rules: opts.rules };
+    if let Some(&(wk, bk)) = opts.starts.iter().find(|&&(wk, bk)| wk > most || bk > most) {
+        return Err(beyond(format!("the start {wk}-{bk}")));
+    }
+    match opts.only {
+        Some(sub) if sub.s > most || sub.o > most => Err(beyond(format!("the subspace {sub}"))),
+        _ => Ok(()),
+    }
 }
 
 /// Whether an existing table can be replaced by solving it again (it is damaged or

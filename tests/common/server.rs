@@ -24,6 +24,13 @@ impl Server {
         Server::spawn(cmd)
     }
 
+    /// Like `start`, run in the directory `cwd`, so that `db` may be relative (`.`).
+    pub fn start_in(cwd: &std::path::Path, db: &str, extra: &[&str]) -> Server {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_morris"));
+        cmd.current_dir(cwd).args(["serve", "--db", db, "--addr", "127.0.0.1:0"]).args(extra);
+        Server::spawn(cmd)
+    }
+
     /// Like `start`, with the limit on open files lowered to `files`.
     pub fn start_with_file_limit(db: &std::path::Path, extra: &[&str], files: u32) -> Server {
         let mut cmd = Command::new("sh");

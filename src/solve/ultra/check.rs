@@ -158,9 +158,7 @@ pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn cr
     use crate::table::{table_path, TableFile};
     use std::collections::{BTreeSet, HashMap};
     let game = rules.game();
-    let text = std::fs::read_to_string(dir.join(super::run::VALUES_FILE))
-        .map_err(|source| crate::table::TableError::Io { path: dir.join(super::run::VALUES_FILE), source })?;
-    let values = SectorValues::parse(&text)?;
+    let values = super::run::read_values(dir)?;
     let set: BTreeSet<Sector> = values.iter().map(|(x, _)| x).collect();
     let order: Vec<Sector> = super::run::units_of(game, &set)?.into_iter().flatten().collect();
     let mut mem: HashMap<Sector, (Vec<u8>, Classes)> = HashMap::new();

@@ -147,9 +147,31 @@ pub enum UltraError {
     /// A strong table or class file could not be read or written.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The sector values given cannot serve the start.
+    /// The sector values given cannot serve the start. The reason is in the message,
+    /// and so not also the source (a printer of the chain would say it twice).
     #[error("sector values: {0}")]
-    Values(#[from] super::values::SectorValuesError),
+    Values(super::values::SectorValuesError),
+    /// A directory's sector values file is not valid.
+    #[error("the sector values {} cannot be read: {reason}", path.display())]
+    ValuesFile {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong with it.
+        reason: super::values::SectorValuesError,
+    },
+}
+
+/// A directory's sector values, read and checked: an error names the file.
+pub fn read_values(dir: &std::path::Path) -> Result<SectorValues, UltraError> {
+    let path = dir.join(VALUES_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|source| TableError::Io { path: path.clone(), source })?;
+    SectorValues::parse(&text).map_err(|reason| UltraError::ValuesFile { path, reason })
+}
+
+impl From<super::values::SectorValuesError> for UltraError {
+    fn from(e: super::values::SectorValuesError) -> UltraError {
+        UltraError::Values(e)
+    }
 }
 
 /// One sector's class file, written now or found.
@@ -261,8 +283,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
 pub fn class_histogram(dir: &std::path::Path, rules: &crate::Rules) -> Result<(std::collections::BTreeMap<i16, u64>, u64), UltraError> {
     use super::file::ClassFile;
     use crate::table::{table_path, TableFile};
-    let text = std::fs::read_to_string(dir.join(VALUES_FILE)).map_err(|source| TableError::Io { path: dir.join(VALUES_FILE), source })?;
-    let values = SectorValues::parse(&text)?;
+    let values = read_values(dir)?;
     let mut hist = std::collections::BTreeMap::new();
     let mut bytes = 0;
     for (x, _) in values.iter() {
