@@ -52,8 +52,9 @@ pub enum PositionError {
     /// The side-to-move field is not `w` or `b`.
     #[error("side to move must be 'w' or 'b', found '{0}'")]
     Side(String),
-    /// A stones-in-hand field is not a number from 0 to 12.
-    #[error("invalid stones-in-hand count '{0}' (0..=12)")]
+    /// A stones-in-hand field is not a number. A number too large for the rules is
+    /// [`PositionError::TooMany`], which names the rules' bound.
+    #[error("invalid stones-in-hand count '{0}' (a number of stones)")]
     Hand(String),
     /// The text has neither 2 nor 4 whitespace-separated fields; holds the count found.
     #[error("expected `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`, found {0} fields")]
@@ -341,9 +342,28 @@ impl Position {
     }
 }
 
-impl FromStr for Position {
-    type Err = PositionError;
-    fn from_str(text: &str) -> Result<Position, PositionError> {
+impl Position {
+    /// `text` as a position of the game under `rules`: the notation's parse and
+    /// [`Position::validate_in`] in one. Every front end reads positions through it, so
+    /// that a hand too large names the rules' bound ("at most 9" under the standard
+    /// rules), not the 12 the notation allows for every rule set.
+    ///
+    /// ```rust
+    /// use morris::{Position, Rules};
+    ///
+    /// let err = Position::parse_in("........................ w 13 9", &Rules::STANDARD).unwrap_err();
+    /// assert_eq!(err.to_string(), "White has 13 stones on the board and in hand; at most 9");
+    /// assert!(Position::parse_in("........................ w 12 12", &"morabaraba".parse()?).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn parse_in(text: &str, rules: &Rules) -> Result<Position, PositionError> {
+        let pos = Self::parse_bounded(text, rules.stones)?;
+        pos.validate_in(rules)?;
+        Ok(pos)
+    }
+
+    /// The notation's parse, with at most `most` stones a side on the board and in hand.
+    fn parse_bounded(text: &str, most: u8) -> Result<Position, PositionError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 2 && fields.len() != 4 {
             return Err(PositionError::Fields(fields.len()));
@@ -355,7 +375,7 @@ impl FromStr for Position {
             return Err(PositionError::BoardLength(chars.len()));
         };
         let reading = &board.geometry().reading;
-        let (mut white, mut black) = (0, 0);
+        let (mut white, mut black): (Bits, Bits) = (0, 0);
         for (i, c) in chars.iter().enumerate() {
             let p = reading[i];
             match c {
@@ -370,11 +390,26 @@ impl FromStr for Position {
             "b" | "B" => Color::Black,
             other => return Err(PositionError::Side(other.to_string())),
         };
-        let hand = |s: &str| -> Result<u8, PositionError> {
-            s.parse::<u8>().ok().filter(|&h| h <= crate::sector::STONES).ok_or_else(|| PositionError::Hand(s.to_string()))
-        };
+        let hand = |s: &str| s.parse::<u32>().map_err(|_| PositionError::Hand(s.to_string()));
         let (white_hand, black_hand) = if fields.len() == 4 { (hand(fields[2])?, hand(fields[3])?) } else { (0, 0) };
-        Position { white, black, white_hand, black_hand, to_move, board }.checked()
+        // Bounded before the hands are narrowed to bytes: a hand of 13, or of 300, is
+        // too many stones for the rules, not a malformed field.
+        for (side, stones, in_hand) in [("White", white, white_hand), ("Black", black, black_hand)] {
+            let total = stones.count_ones().saturating_add(in_hand);
+            if total > most as u32 {
+                return Err(PositionError::TooMany(side, total, most));
+            }
+        }
+        Position { white, black, white_hand: white_hand as u8, black_hand: black_hand as u8, to_move, board }.checked_max(most)
+    }
+}
+
+impl FromStr for Position {
+    type Err = PositionError;
+    /// Any rule set's position: at most 12 stones a side. Readers bound it by their
+    /// rules with [`Position::parse_in`].
+    fn from_str(text: &str) -> Result<Position, PositionError> {
+        Self::parse_bounded(text, crate::sector::STONES)
     }
 }
 

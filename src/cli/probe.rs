@@ -132,9 +132,9 @@ fn wdl_json(tb: &Tablebase, pos: &Position, moves: bool) -> anyhow::Result<serde
 fn in_words(pos: &Position, v: Value) -> String {
     let side = pos.to_move.name();
     match v {
-        Value::Win(d) => format!("{side} to move wins in {d} plies"),
+        Value::Win(d) => format!("{side} to move wins in {}", super::plies(d)),
         Value::Loss(0) => format!("{side} to move has lost (no legal move or fewer than 3 stones)"),
-        Value::Loss(d) => format!("{side} to move loses in {d} plies"),
+        Value::Loss(d) => format!("{side} to move loses in {}", super::plies(d)),
         Value::Draw => format!("{side} to move: draw"),
     }
 }
@@ -147,7 +147,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         return run_lines(&tb, &searcher, &args);
     }
     let parsed = match (&args.position, &args.white, &args.black) {
-        (Some(text), _, _) => text.parse::<Position>().map_err(anyhow::Error::from),
+        (Some(text), _, _) => Position::parse_in(text, rules).map_err(anyhow::Error::from),
         (None, w, b) if w.is_some() || b.is_some() => {
             let turn = match args.turn.expect("clap requires --turn") {
                 Side::White => Color::White,
@@ -248,7 +248,7 @@ fn run_lines(tb: &Tablebase, searcher: &Searcher, args: &Args) -> anyhow::Result
         if text.is_empty() {
             continue;
         }
-        let result = text.parse::<Position>().map_err(anyhow::Error::from).and_then(|pos| {
+        let result = Position::parse_in(text, tb.rules()).map_err(anyhow::Error::from).and_then(|pos| {
             if args.wdl {
                 wdl_json(tb, &pos, args.moves).map(|j| if args.json { j.to_string() } else { format!("{pos}: {}", j["result"].as_str().unwrap_or("?")) })
             } else if args.json {

@@ -214,7 +214,7 @@ type Params = Result<Query<HashMap<String, String>>, axum::extract::rejection::Q
 fn parse_position(app: &App, q: Params) -> Result<Position, ApiError> {
     let Query(q) = q.map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("bad query string: {e}")))?;
     let text = q.get("position").ok_or_else(|| ApiError(StatusCode::BAD_REQUEST, "missing query parameter `position`".into()))?;
-    let pos: Position = text.parse().map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
+    let pos = Position::parse_in(text, app.tb.rules()).map_err(|e| ApiError(StatusCode::BAD_REQUEST, format!("invalid position {text:?}: {e}")))?;
     // Reject illegal positions (too many stones, a finished game) before any work.
     sector_of_in(app.tb.rules(), &pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))?;
     Ok(pos)
