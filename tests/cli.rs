@@ -117,6 +117,30 @@ fn clear_errors_for_bad_input() {
 }
 
 #[test]
+fn one_ply_is_singular() {
+    let win_in_1 = "WW.......B.B.....B.....W w";
+    let out = morris(&["probe", "--db", dbs(), win_in_1]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("White to move wins in 1 ply."), "{}", text(&out));
+    assert!(!text(&out).contains("1 plies"), "{}", text(&out));
+    assert!(text(&morris(&["probe", "--db", dbs(), ".WW....B.B....B........W b"])).contains("loses in 26 plies"));
+}
+
+/// A hand too large names the bound of the rule set in use, not the notation's 12.
+#[test]
+fn a_hand_too_large_names_the_rules_bound() {
+    for pos in ["........................ w 13 9", "........................ w 10 9", "........................ w 9 300"] {
+        let out = morris(&["probe", "--db", dbs(), pos]);
+        assert_eq!(out.status.code(), Some(2), "{pos}: {}", text(&out));
+        assert!(text(&out).contains("at most 9\n") && !text(&out).contains("12"), "{pos}: {}", text(&out));
+        let out = morris_stdin(&["probe", "--db", dbs(), "--json", "-"], &format!("{pos}\n"));
+        assert!(text(&out).contains("at most 9\"") && !text(&out).contains("12"), "{pos}: {}", text(&out));
+    }
+    let out = morris(&["probe", "--rules", "morabaraba", "--db", dbs(), "........................ w 13 9"]);
+    assert!(text(&out).contains("at most 12\n"), "{}", text(&out));
+}
+
+#[test]
 fn verify_passes_then_catches_a_corrupted_table() {
     let out = morris(&["verify", "--db", dbs()]);
     assert!(out.status.success(), "{}", text(&out));

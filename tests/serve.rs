@@ -119,6 +119,12 @@ fn bad_input_is_a_400_with_a_json_error_and_the_server_goes_on() {
         assert_eq!(status, 400, "{path}: {j}");
         assert!(j["error"].as_str().is_some_and(|e| !e.is_empty()), "{path}: {j}");
     }
+    // A hand too large names the bound of the rules served, as the command line does.
+    for pos in ["........................ w 13 9", "........................ w 10 9"] {
+        let (status, j) = server.json(&probe_path(pos));
+        assert_eq!(status, 400, "{j}");
+        assert!(j["error"].as_str().unwrap().ends_with("at most 9") && !j["error"].as_str().unwrap().contains("12"), "{j}");
+    }
     let (status, j) = server.json("/no/such/page");
     assert_eq!(status, 404, "{j}");
     assert_eq!(server.json("/health"), (200, serde_json::json!({ "status": "ok" })));

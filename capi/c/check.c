@@ -49,7 +49,7 @@ static void bits_of(const MorrisTablebase *tb, const char *pos, uint32_t *w, uin
 static void errors(const char *dir) {
     MorrisTablebase *tb = NULL;
     MorrisValue v;
-    EXPECT(morris_open("/nonexistent/morris", NULL, &tb) != MORRIS_STATUS_OK, "a missing directory opened");
+    EXPECT(morris_open("/nonexistent/morris", NULL, &tb) == MORRIS_STATUS_MISSING, "a missing directory: %s", morris_last_error());
     EXPECT(strlen(morris_last_error()) > 0, "no message for a missing directory");
     EXPECT(morris_open(dir, "standard,flying=sometimes", &tb) == MORRIS_STATUS_RULES, "an unknown option: %s", morris_last_error());
     EXPECT(morris_open(dir, "lasker", &tb) == MORRIS_STATUS_OK, "lasker handle");
@@ -67,6 +67,8 @@ static void errors(const char *dir) {
     MorrisMove few[1];
     size_t n = 0;
     EXPECT(morris_moves(tb, "........................ w 4 4", few, 1, &n) == MORRIS_STATUS_ARGUMENT && n == 24, "a buffer too small: %zu", n);
+    n = 0;
+    EXPECT(morris_moves(tb, "........................ w 4 4", NULL, 0, &n) == MORRIS_STATUS_OK && n == 24, "no buffer, to count: %zu", n);
     EXPECT(morris_point_bit(tb, "z9") == -1, "no point z9");
     morris_close(tb);
     morris_close(NULL);

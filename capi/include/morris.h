@@ -36,13 +36,14 @@ typedef enum MorrisStatus {
   MORRIS_STATUS_ARGUMENT = 1,
   // A malformed or illegal position, or one whose game is over.
   MORRIS_STATUS_POSITION = 2,
-  // A table the position needs is not in the directory.
+  // A table the position needs is not in the directory, or the directory is not
+  // there (as `TableMissingError` in Python and 404 from the server).
   MORRIS_STATUS_MISSING = 3,
   // A table is damaged, truncated, of another format or of other rules.
   MORRIS_STATUS_TABLE = 4,
   // An unknown rule set or option.
   MORRIS_STATUS_RULES = 5,
-  // The directory or a table could not be read.
+  // A table could not be read.
   MORRIS_STATUS_IO = 6,
   // A bug in morris (a panic, caught at the boundary).
   MORRIS_STATUS_INTERNAL = 7,
@@ -139,9 +140,10 @@ enum MorrisStatus morris_probe_wdl_bits(const struct MorrisTablebase *tb,
                                         enum MorrisResult *out);
 
 // Every legal move of `position` with its value for the side that plays it, best
-// first. Writes at most `capacity` moves to `out` and the number of legal moves to
-// `*count`; if `capacity` is smaller than that, nothing is written to `out` and the
-// status is `MORRIS_STATUS_ARGUMENT` (call again with a larger buffer; 256 always
+// first. Writes the number of legal moves to `*count` and the moves to `out`.
+// With `out` NULL and `capacity` 0 it only counts, and succeeds: the usual first call,
+// to learn how large a buffer to pass. A buffer smaller than the count gets nothing
+// and the status `MORRIS_STATUS_ARGUMENT`, with `*count` still set (256 always
 // suffices). A finished game has no moves.
 //
 // # Safety

@@ -23,13 +23,14 @@ pub enum MorrisStatus {
     Argument = 1,
     /// A malformed or illegal position, or one whose game is over.
     Position = 2,
-    /// A table the position needs is not in the directory.
+    /// A table the position needs is not in the directory, or the directory is not
+    /// there (as `TableMissingError` in Python and 404 from the server).
     Missing = 3,
     /// A table is damaged, truncated, of another format or of other rules.
     Table = 4,
     /// An unknown rule set or option.
     Rules = 5,
-    /// The directory or a table could not be read.
+    /// A table could not be read.
     Io = 6,
     /// A bug in morris (a panic, caught at the boundary).
     Internal = 7,
@@ -109,8 +110,10 @@ fn fail(status: MorrisStatus, message: impl Into<String>) -> MorrisStatus {
 
 fn status_of(e: &ProbeError) -> MorrisStatus {
     match e {
-        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } => MorrisStatus::Missing,
-        ProbeError::Table(TableError::Io { .. }) | ProbeError::NoDirectory(_) => MorrisStatus::Io,
+        // A directory that is not there is one more missing table, as every other front
+        // end says: what mends it is `morris solve` into it, not a look at the disk.
+        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) => MorrisStatus::Missing,
+        ProbeError::Table(TableError::Io { .. }) => MorrisStatus::Io,
         ProbeError::Invalid(_) | ProbeError::GameOver(_) => MorrisStatus::Position,
         _ => MorrisStatus::Table,
     }
@@ -271,9 +274,10 @@ pub unsafe extern "C" fn morris_probe_wdl_bits(tb: *const MorrisTablebase, white
 }
 
 /// Every legal move of `position` with its value for the side that plays it, best
-/// first. Writes at most `capacity` moves to `out` and the number of legal moves to
-/// `*count`; if `capacity` is smaller than that, nothing is written to `out` and the
-/// status is `MORRIS_STATUS_ARGUMENT` (call again with a larger buffer; 256 always
+/// first. Writes the number of legal moves to `*count` and the moves to `out`.
+/// With `out` NULL and `capacity` 0 it only counts, and succeeds: the usual first call,
+/// to learn how large a buffer to pass. A buffer smaller than the count gets nothing
+/// and the status `MORRIS_STATUS_ARGUMENT`, with `*count` still set (256 always
 /// suffices). A finished game has no moves.
 ///
 /// # Safety
@@ -286,6 +290,9 @@ pub unsafe extern "C" fn morris_moves(tb: *const MorrisTablebase, position: *con
         let pos = parse(tb, text(position, "the position")?)?;
         let moves = tb.probe_moves(&pos).map_err(probe_err)?;
         put(count, moves.len())?;
+        if out.is_null() && capacity == 0 {
+            return Ok(());
+        }
         if moves.len() > capacity {
             return Err((MorrisStatus::Argument, format!("a buffer of {capacity} moves; the position has {}", moves.len())));
         }

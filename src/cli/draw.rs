@@ -108,8 +108,8 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let values = tb.sector_values().ok();
     let class_words = |c: i16| values.map(|v| morris::probe::ultra::class_words(v, c));
     let words = match (solution.value, &ultra) {
-        (Value::Win(d), _) => format!("White wins in {d} plies"),
-        (Value::Loss(d), _) => format!("White loses in {d} plies"),
+        (Value::Win(d), _) => format!("White wins in {}", super::plies(d)),
+        (Value::Loss(d), _) => format!("White loses in {}", super::plies(d)),
         (Value::Draw, Some((Some(c), _))) => format!("a {}", class_words(c.class).unwrap_or_default()),
         (Value::Draw, _) => "a draw".to_string(),
     };

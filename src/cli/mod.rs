@@ -220,6 +220,11 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
     })
 }
 
+/// A depth in words: "1 ply", "23 plies".
+pub fn plies(n: u16) -> String {
+    if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }
+}
+
 /// The error message with the advice, on one line: for JSON answers. Each cause is
 /// added only when the text so far does not already say it (an error whose message
 /// includes its source's would otherwise repeat it).

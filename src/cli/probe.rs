@@ -133,9 +133,9 @@ fn wdl_json(tb: &Tablebase, pos: &Position, moves: bool) -> anyhow::Result<serde
 fn in_words(pos: &Position, v: Value) -> String {
     let side = pos.to_move.name();
     match v {
-        Value::Win(d) => format!("{side} to move wins in {d} plies"),
+        Value::Win(d) => format!("{side} to move wins in {}", super::plies(d)),
         Value::Loss(0) => format!("{side} to move has lost (no legal move or fewer than 3 stones)"),
-        Value::Loss(d) => format!("{side} to move loses in {d} plies"),
+        Value::Loss(d) => format!("{side} to move loses in {}", super::plies(d)),
         Value::Draw => format!("{side} to move: draw"),
     }
 }

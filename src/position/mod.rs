@@ -32,10 +32,10 @@ pub enum PositionError {
     /// The side-to-move field is not `w` or `b`.
     #[error("side to move must be 'w' or 'b', found '{0}'")]
     Side(String),
-    /// A stones-in-hand field is not a number from 0 to the rules' stones a side: the
-    /// field and that limit.
-    #[error("invalid stones-in-hand count '{0}' (0..={1})")]
-    Hand(String, u8),
+    /// A stones-in-hand field is not a number. A number too large for the rules is
+    /// [`PositionError::TooMany`], which names the rules' bound.
+    #[error("invalid stones-in-hand count '{0}' (a number of stones)")]
+    Hand(String),
     /// The text has neither 2 nor 4 whitespace-separated fields; holds the count found.
     #[error("expected `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]`, found {0} fields")]
     Fields(usize),
@@ -164,7 +164,7 @@ impl Position {
             });
         }
         let reading = &board.geometry().reading;
-        let (mut white, mut black) = (0, 0);
+        let (mut white, mut black): (Bits, Bits) = (0, 0);
         for (i, c) in chars.iter().enumerate() {
             let p = reading[i];
             match c {
@@ -179,11 +179,19 @@ impl Position {
             "b" | "B" => Color::Black,
             other => return Err(PositionError::Side(other.to_string())),
         };
-        let hand = |s: &str| -> Result<u8, PositionError> {
-            s.parse::<u8>().ok().filter(|&h| h <= rules.stones).ok_or_else(|| PositionError::Hand(s.to_string(), rules.stones))
-        };
+        let hand = |s: &str| s.parse::<u32>().map_err(|_| PositionError::Hand(s.to_string()));
         let (white_hand, black_hand) = if fields.len() == 4 { (hand(fields[2])?, hand(fields[3])?) } else { (0, 0) };
-        Position::new(rules, white, black, white_hand, black_hand, to_move)
+        // Bounded before the hands are narrowed to bytes: a hand of 13, or of 300, is
+        // too many stones for the rules ("at most 9" under the standard rules), not a
+        // malformed field.
+        let most = rules.stones;
+        for (side, stones, in_hand) in [("White", white, white_hand), ("Black", black, black_hand)] {
+            let total = (stones as Bits).count_ones().saturating_add(in_hand);
+            if total > most as u32 {
+                return Err(PositionError::TooMany(side, total, most));
+            }
+        }
+        Position::new(rules, white, black, white_hand as u8, black_hand as u8, to_move)
     }
 
     /// The rule set of this position.
@@ -428,7 +436,9 @@ mod tests {
                     "................ w 4 4"] {
             assert!(Position::parse(bad, STD).is_err(), "{bad:?}");
         }
-        assert_eq!(Position::parse("........................ w 10 9", STD), Err(PositionError::Hand("10".into(), 9)));
+        assert_eq!(Position::parse("........................ w 10 9", STD), Err(PositionError::TooMany("White", 10, 9)));
+        assert_eq!(Position::parse("........................ w 300 9", STD), Err(PositionError::TooMany("White", 300, 9)));
+        assert_eq!(Position::parse("........................ w x 9", STD), Err(PositionError::Hand("x".into())));
         assert!(Position::from_lists(STD, "d7,d7", "", Color::White, 0, 0).is_err());
         assert!(Position::from_lists(STD, "d7", "d7", Color::White, 0, 0).is_err());
         assert!(Position::from_lists(STD, "z9", "", Color::White, 0, 0).is_err());
