@@ -14,8 +14,8 @@ fn db() -> &'static CString {
     DB.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("capi-api-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let opts = morris::generate::Options { dir: dir.clone(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-        morris::generate::run(&opts, &morris::solver::NoProgress).expect("solve 3-3");
+        let opts = morris::GenerateOptions { dir: dir.clone(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+        morris::generate(&opts, &morris::NoProgress).expect("solve 3-3");
         CString::new(dir.to_str().unwrap()).unwrap()
     })
 }

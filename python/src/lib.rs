@@ -372,7 +372,7 @@ impl Tablebase {
     #[pyo3(signature = (path, rules = "standard"))]
     fn new(path: PathBuf, rules: &str) -> PyResult<Tablebase> {
         let rules = parse_rules(rules)?;
-        let tb = EngineTablebase::with_rules(&path, rules, morris_engine::probe::CACHE_BLOCKS).map_err(probe_err)?;
+        let tb = EngineTablebase::with_rules(&path, rules, morris_engine::CACHE_BLOCKS).map_err(probe_err)?;
         Ok(Tablebase { tb: RwLock::new(Some(tb)), dir: path, rules })
     }
 
