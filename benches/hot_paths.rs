@@ -37,12 +37,8 @@ fn bench_index(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N as u64));
     for name in ["3-3", "8-8", "9-7"] {
         let (idx, positions, slots) = sample(name.parse().unwrap());
-        g.bench_function(format!("index {name}"), |b| {
-            b.iter(|| fast!(positions.iter().map(|&(m, o)| idx.index(m, o)).fold(0u64, |a, i| a ^ i)))
-        });
-        g.bench_function(format!("unindex {name}"), |b| {
-            b.iter(|| fast!(slots.iter().map(|&i| idx.unindex(i)).fold(0u32, |a, (m, o)| a ^ m ^ o)))
-        });
+        g.bench_function(format!("index {name}"), |b| b.iter(|| fast!(positions.iter().map(|&(m, o)| idx.index(m, o)).fold(0u64, |a, i| a ^ i))));
+        g.bench_function(format!("unindex {name}"), |b| b.iter(|| fast!(slots.iter().map(|&i| idx.unindex(i)).fold(0u32, |a, (m, o)| a ^ m ^ o))));
     }
     g.finish();
 }

@@ -1,9 +1,9 @@
 //! Random probes through the table files (warm page cache, one thread).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use morris::solve::generate::{self, Options};
 use morris::position::index::SubspaceIndex;
 use morris::probe::Tablebase;
+use morris::solve::generate::{self, Options};
 use morris::solve::solver::NoProgress;
 use morris::Subspace;
 
@@ -29,16 +29,12 @@ fn bench_probe(c: &mut Criterion) {
     let mut g = c.benchmark_group("probe");
     g.throughput(Throughput::Elements(N as u64));
     let uncached = Tablebase::with_cache(dir.path(), 0).unwrap();
-    g.bench_function("random probes, no block cache", |b| {
-        b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>())
-    });
+    g.bench_function("random probes, no block cache", |b| b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>()));
     g.bench_function("random WLD-only probes, no block cache", |b| {
         b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
     });
     let cached = Tablebase::open(dir.path()).unwrap();
-    g.bench_function("random probes, default block cache", |b| {
-        b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>())
-    });
+    g.bench_function("random probes, default block cache", |b| b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>()));
     let results = Tablebase::open(dir.path()).unwrap();
     g.bench_function("random WLD-only probes, default block cache", |b| {
         b.iter(|| positions.iter().filter(|&&(m, o)| results.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
@@ -68,10 +64,7 @@ fn bench_placement_probe(c: &mut Criterion) {
             let (wk, bk) = start.split_once('-').expect("MORRIS_BENCH_START=WK-BK");
             Sector::reachable(Sector::start(wk.parse().unwrap(), bk.parse().unwrap()).expect("a start"), morris::rules::game::Game::standard()).into_iter().collect()
         }
-        Err(_) => std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
-            .collect(),
+        Err(_) => std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()).collect(),
     };
     let sectors: Vec<Sector> = sectors.into_iter().filter(|s| !s.is_movement()).collect();
     // Weighted by size, as positions of a random game are.
@@ -84,7 +77,17 @@ fn bench_placement_probe(c: &mut Criterion) {
         x ^= x >> 7;
         x ^= x << 17;
         let mut r = x % total;
-        let k = sizes.iter().position(|&n| if r < n { true } else { r -= n; false }).unwrap();
+        let k = sizes
+            .iter()
+            .position(|&n| {
+                if r < n {
+                    true
+                } else {
+                    r -= n;
+                    false
+                }
+            })
+            .unwrap();
         let (s, idx) = (sectors[k], sectors[k].index());
         let (m, o) = idx.unindex(r);
         positions.push(Position::unchecked(morris::Rules::STANDARD, m, o, s.sh, s.oh, Color::White));
@@ -92,9 +95,7 @@ fn bench_placement_probe(c: &mut Criterion) {
     let tb = Tablebase::open(&dir).unwrap();
     let mut g = c.benchmark_group("probe");
     g.throughput(Throughput::Elements(N as u64));
-    g.bench_function(format!("random placement probes, {} sectors", sectors.len()), |b| {
-        b.iter(|| positions.iter().map(|p| tb.probe(p).unwrap().goodness() as i64).sum::<i64>())
-    });
+    g.bench_function(format!("random placement probes, {} sectors", sectors.len()), |b| b.iter(|| positions.iter().map(|p| tb.probe(p).unwrap().goodness() as i64).sum::<i64>()));
     g.finish();
 }
 

@@ -1,10 +1,10 @@
 //! What the class files of a directory would take with other group sizes (strong
 //! blocks a zstd frame), against what they take: `cargo run --release --example
 //! class_sizes -- DIR [SECTOR...]` (every class file of DIR by default).
-use morris::table::{table_path, TableFile};
+use morris::position::value::DRAW;
 use morris::solve::ultra::file::{encode_group, ClassFile};
 use morris::solve::ultra::SectorValues;
-use morris::position::value::DRAW;
+use morris::table::{table_path, TableFile};
 use rayon::prelude::*;
 
 const GROUPS: [usize; 5] = [1, 4, 8, 16, 32];
@@ -47,10 +47,14 @@ fn main() {
         let file = ClassFile::open(dir, &strong, values.fingerprint()).unwrap();
         let stored = strong.read_all().unwrap();
         let bs = strong.header.block_size as usize;
-        let blocks: Vec<Vec<(i16, u16)>> =
-            stored.chunks(bs).enumerate().map(|(k, b)| if b.contains(&DRAW) { file.block(k, b).unwrap() } else { Vec::new() }).collect();
+        let blocks: Vec<Vec<(i16, u16)>> = stored.chunks(bs).enumerate().map(|(k, b)| if b.contains(&DRAW) { file.block(k, b).unwrap() } else { Vec::new() }).collect();
         let sizes: Vec<u64> = GROUPS.iter().map(|&g| size(&blocks, file.header.rank, g)).collect();
-        println!("{x}: {} B now ({} blocks a frame); {}", file.file_size(), file.header.group, GROUPS.iter().zip(&sizes).map(|(g, s)| format!("{g}: {s}")).collect::<Vec<_>>().join(", "));
+        println!(
+            "{x}: {} B now ({} blocks a frame); {}",
+            file.file_size(),
+            file.header.group,
+            GROUPS.iter().zip(&sizes).map(|(g, s)| format!("{g}: {s}")).collect::<Vec<_>>().join(", ")
+        );
         now += file.file_size();
         sizes.iter().zip(total.iter_mut()).for_each(|(s, t)| *t += s);
     }

@@ -82,7 +82,13 @@ fn main() {
                 continue;
             }
             let b = v[i as usize];
-            let x = if b == 0 { 0 } else if b < 128 { 1 } else { 2 };
+            let x = if b == 0 {
+                0
+            } else if b < 128 {
+                1
+            } else {
+                2
+            };
             let f = closers(m, o, sec.sh) * 9 + closers(o, m, sec.oh) * 3 + (blocked(m, o, sec.sh) as usize + 2 * blocked(o, m, sec.oh) as usize).min(2);
             for (k, ctx) in [0, p1, p1 * 3 + p2, f, f * 3 + p1, f * 9 + p1 * 3 + p2].into_iter().enumerate() {
                 c[k][ctx][x] += 1;

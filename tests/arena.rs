@@ -2,8 +2,8 @@
 //! players never lose, and the results add up.
 
 use morris::arena::{play_match, wilson, MatchOptions, Outcome, PlayerKind};
-use morris::solve::generate::{self, Options};
 use morris::rules::Rules;
+use morris::solve::generate::{self, Options};
 use morris::solve::solver::NoProgress;
 use morris::Tablebase;
 

@@ -16,8 +16,8 @@
 
 use headless_chrome::browser::tab::point::Point;
 use headless_chrome::browser::tab::ModifierKey;
-use headless_chrome::protocol::cdp::{Emulation, Input};
 use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::protocol::cdp::{Emulation, Input};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use serde_json::Value;
 use std::ffi::OsStr;
@@ -594,7 +594,13 @@ fn web_board_in_chromium() {
     let (mut white, mut number) = (typed.split(' ').nth(1) == Some("w"), 1);
     for (i, step) in steps.iter().enumerate() {
         let mv = step["move"].as_str().unwrap();
-        text.push(if white { format!("{number}. {mv}") } else if i == 0 { format!("{number}... {mv}") } else { mv.to_string() });
+        text.push(if white {
+            format!("{number}. {mv}")
+        } else if i == 0 {
+            format!("{number}... {mv}")
+        } else {
+            mv.to_string()
+        });
         if !white {
             number += 1;
         }
@@ -700,7 +706,10 @@ fn web_board_in_chromium() {
     wait_until(&tab, "the flipped board", "document.body.dataset.flipped === '1'");
     let (a1, g7) = (center(&tab, "[data-point=a1]"), center(&tab, "[data-point=g7]"));
     assert!(a1.x > g7.x && a1.y < g7.y, "a1 top right after the flip");
-    let labels = eval_json(&tab, "(() => { const x = (t) => [...document.querySelectorAll('.coords text')].find((e) => e.textContent === t).getBoundingClientRect().x; return [x('a'), x('g')]; })()");
+    let labels = eval_json(
+        &tab,
+        "(() => { const x = (t) => [...document.querySelectorAll('.coords text')].find((e) => e.textContent === t).getBoundingClientRect().x; return [x('a'), x('g')]; })()",
+    );
     assert!(labels[0].as_f64() > labels[1].as_f64(), "file labels turned too: {labels}");
     let placed = play_by_clicks(&tab, &server, START, "a1", None);
     check_page(&tab, &server, &placed);
@@ -722,7 +731,11 @@ fn web_board_in_chromium() {
     eval(&tab, "(() => { document.getElementById('stats-link').focus(); return true; })()");
     tab.press_key("Tab").unwrap();
     assert_eq!(focused(&tab), "a7", "Tab goes from the header to the board");
-    assert_eq!(eval(&tab, "(() => { const s = getComputedStyle(document.activeElement); return s.stroke !== 'none' || s.outlineStyle !== 'none'; })()"), true, "the focused point is marked");
+    assert_eq!(
+        eval(&tab, "(() => { const s = getComputedStyle(document.activeElement); return s.stroke !== 'none' || s.outlineStyle !== 'none'; })()"),
+        true,
+        "the focused point is marked"
+    );
     keys(&tab, &[("ArrowRight", "d7"), ("ArrowDown", "d6")]);
     let after = |position: &str, mv: &str| {
         let p = server.probe(position)["moves"].as_array().unwrap().iter().find(|m| m["move"] == mv).unwrap()["position"].as_str().unwrap().to_string();
@@ -761,7 +774,11 @@ fn web_board_in_chromium() {
     wait_loaded(&tab, START);
     eval(&tab, "(() => { const f = window.fetch; window.fetch = (u, o) => new Promise((r) => setTimeout(r, String(u).includes('api/probe') ? 2500 : 0)).then(() => f(u, o)); return true; })()");
     click_point(&tab, "a1");
-    wait_until(&tab, "the busy notice", "document.body.dataset.busy === '1' && !document.getElementById('busy').hidden && document.getElementById('busy').textContent.includes('Working')");
+    wait_until(
+        &tab,
+        "the busy notice",
+        "document.body.dataset.busy === '1' && !document.getElementById('busy').hidden && document.getElementById('busy').textContent.includes('Working')",
+    );
     let blocked = eval(&tab, "getComputedStyle(document.getElementById('board')).pointerEvents");
     assert_eq!(blocked, "none", "the board takes no clicks while busy");
     eval(&tab, "(() => { const m = document.querySelector('#moves [data-move]'); if (m) m.click(); document.getElementById('undo').click(); return true; })()");
@@ -968,7 +985,11 @@ fn double_capture_in_chromium() {
     assert_eq!(eval(&tab, &format!("document.querySelectorAll('#moves [data-move={double}]').length")), 1, "{double} is listed once");
     // Hovering it shows both stones taken.
     tab.move_mouse_to_point(center(&tab, &format!("#moves [data-move={double}]"))).unwrap();
-    wait_until(&tab, "the hover preview", "['a1', 'b4'].every((q) => document.querySelector(`[data-point=${q}]`).dataset.stone === '.' && pointEls[q].cross.getAttribute('class') === 'cross on')");
+    wait_until(
+        &tab,
+        "the hover preview",
+        "['a1', 'b4'].every((q) => document.querySelector(`[data-point=${q}]`).dataset.stone === '.' && pointEls[q].cross.getAttribute('class') === 'cross on')",
+    );
     tab.move_mouse_to_point(Point { x: 1195.0, y: 5.0 }).unwrap();
     wait_until(&tab, "the board back", "document.querySelector('[data-point=a1]').dataset.stone === 'B'");
     // By clicks, the captures in the move's order...
@@ -983,7 +1004,11 @@ fn double_capture_in_chromium() {
     wait_until(&tab, "capturable stones", "document.querySelectorAll('.ring.capturable').length === 2");
     assert_eq!(eval(&tab, "document.getElementById('hint').textContent.startsWith('Two mills: click two black stones')"), true, "the hint asks for two stones");
     click_point(&tab, "b4");
-    wait_until(&tab, "the second capture", "document.querySelectorAll('.ring.capturable').length === 1 && !!document.querySelector('[data-point=a1]').parentNode.querySelector('.ring.capturable')");
+    wait_until(
+        &tab,
+        "the second capture",
+        "document.querySelectorAll('.ring.capturable').length === 1 && !!document.querySelector('[data-point=a1]').parentNode.querySelector('.ring.capturable')",
+    );
     assert_eq!(eval(&tab, "document.body.dataset.position"), pos.as_str(), "no move before the second capture");
     click_point(&tab, "a1");
     wait_loaded(&tab, &after);

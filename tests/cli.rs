@@ -14,13 +14,7 @@ fn morris(args: &[&str]) -> Output {
 }
 
 fn morris_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
@@ -234,11 +228,8 @@ fn whole_game_tables_of_a_small_start() {
     assert!(text(&out).contains("7 tables (0 solved now, 7 kept)"), "{}", text(&out));
 
     let out = morris(&["stats", "--db", d, "--json"]);
-    let names: Vec<String> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["subspace"].as_str().unwrap().to_string())
-        .collect();
+    let names: Vec<String> =
+        String::from_utf8(out.stdout).unwrap().lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["subspace"].as_str().unwrap().to_string()).collect();
     assert!(names.contains(&"0-0-3-3".to_string()) && names.contains(&"3-3".to_string()), "{names:?}");
 
     // The draw read from the tables equals the search's, every first move included.
@@ -272,8 +263,7 @@ fn whole_game_tables_of_a_small_start() {
     let w: serde_json::Value = serde_json::from_slice(&morris(&["probe", "--db", s, "--wdl", "--json", pos]).stdout).unwrap();
     assert_eq!(w["result"], a["result"]);
     let results = |v: &serde_json::Value| {
-        let mut m: Vec<(String, String)> =
-            v["moves"].as_array().unwrap().iter().map(|m| (m["move"].to_string(), m["result"].to_string())).collect();
+        let mut m: Vec<(String, String)> = v["moves"].as_array().unwrap().iter().map(|m| (m["move"].to_string(), m["result"].to_string())).collect();
         m.sort();
         m
     };
@@ -321,11 +311,7 @@ fn portable_path_writes_the_same_tables() {
         let (a, b) = (fs::read(detected.path().join(name)).unwrap(), fs::read(portable.path().join(name)).unwrap());
         assert!(a == b, "{name:?} differs between the code paths");
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(["verify", "--db", detected.path().to_str().unwrap()])
-        .env("MORRIS_NO_BMI2", "1")
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_morris")).args(["verify", "--db", detected.path().to_str().unwrap()]).env("MORRIS_NO_BMI2", "1").output().unwrap();
     assert!(out.status.success() && text(&out).contains(" 0 mismatches"), "{}", text(&out));
 }
 
@@ -337,12 +323,7 @@ fn bad_input_never_panics_and_scripts_get_json() {
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(j["error"].as_str().unwrap().contains("expected"), "{j}");
     // A line that is not UTF-8 gives an error line; the run goes on.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(["probe", "--db", dbs(), "--json", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris")).args(["probe", "--db", dbs(), "--json", "-"]).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
     child.stdin.take().unwrap().write_all(b"\xff\xfe garbage\n.WW....B.B....B........W b\n").unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));

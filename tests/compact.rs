@@ -1,9 +1,9 @@
 //! Compact table sets (`morris compact`): every probe of a set that leaves tables out
 //! gives what the full set gives, value, depth and every move.
 
-use morris::{Tablebase, Wdl};
 use morris::table::table_path;
 use morris::{Color, Position, Sector};
+use morris::{Tablebase, Wdl};
 use std::path::Path;
 use std::process::Command;
 
@@ -19,10 +19,7 @@ fn morris(args: &[&str]) -> std::process::Output {
 }
 
 fn present(dir: &Path) -> Vec<Sector> {
-    let mut v: Vec<Sector> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse().ok())
-        .collect();
+    let mut v: Vec<Sector> = std::fs::read_dir(dir).unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse().ok()).collect();
     v.sort();
     v
 }
@@ -67,8 +64,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
             }
             let (m, o) = index.unindex(i);
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
-            let (white, black, white_hand, black_hand) =
-                if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
+            let (white, black, white_hand, black_hand) = if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
             let pos = Position::unchecked(morris::Rules::STANDARD, white, black, white_hand, black_hand, to_move);
             let v = tf.probe(&pos).unwrap();
             assert_eq!(tc.probe(&pos).unwrap(), v, "{pos} of {sector}");

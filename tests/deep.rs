@@ -3,12 +3,12 @@
 //! These tests write such a table by hand from the real 3-3 table, with some of its
 //! wins and losses made deep, and check what every reader makes of it.
 
-use morris::solve::generate::{self, Options};
+use morris::position::value::{Deep, Value, DEEP_LOSS, DEEP_WIN};
 use morris::position::{Color, Position};
+use morris::solve::generate::{self, Options};
+use morris::solve::placement::{layered, MovementTables, SearchOptions, Searcher};
 use morris::solve::solver::{NoProgress, Stats};
 use morris::table::{table_path, write_table, write_table_deep, TableError, TableFile};
-use morris::position::value::{Deep, Value, DEEP_LOSS, DEEP_WIN};
-use morris::solve::placement::{layered, MovementTables, SearchOptions, Searcher};
 use morris::{Rules, Sector, Subspace, Tablebase};
 use std::fs;
 use std::path::Path;
@@ -124,7 +124,6 @@ fn deep_values_round_trip_through_the_file_and_the_probe() {
     }
     assert!(want.keys().any(|k| k.1 > 300), "deep depths are drawn");
     assert_eq!(got, want);
-
 }
 
 /// The 3-3 start over the hand-made deep 3-3 table, solved three ways: backward

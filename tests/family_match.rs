@@ -12,9 +12,9 @@ mod reference_family;
 use morris::solve::generate::{self, Options};
 use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Rules, Sector, Subspace, Unit, Value};
-use std::path::PathBuf;
 use reference_family::{RefRules, RefValue, Solver};
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 /// The engine's tables of every subspace with `s + o <= max_total` under `rules`.
 fn engine(rules: &Rules, max_total: u8) -> HashMap<Subspace, Vec<u8>> {
@@ -322,15 +322,11 @@ fn children_equal_the_references_on_random_positions() {
             if reference_family::terminal_value(&reference, &raw).is_some() {
                 continue;
             }
-            let mut want: Vec<(u32, u32, u32, u32)> = reference_family::children(&reference, &raw)
-                .into_iter()
-                .map(|c| (to_engine(&rules, c.mover), to_engine(&rules, c.opp), c.mover_hand, c.opp_hand))
-                .collect();
+            let mut want: Vec<(u32, u32, u32, u32)> =
+                reference_family::children(&reference, &raw).into_iter().map(|c| (to_engine(&rules, c.mover), to_engine(&rules, c.opp), c.mover_hand, c.opp_hand)).collect();
             let (em, eo) = (to_engine(&rules, mover), to_engine(&rules, opp));
-            let mut got: Vec<(u32, u32, u32, u32)> = morris::solve::placement::children(game, em, eo, mh as u8, oh as u8)
-                .into_iter()
-                .map(|(cm, co, cmh, coh)| (cm, co, cmh as u32, coh as u32))
-                .collect();
+            let mut got: Vec<(u32, u32, u32, u32)> =
+                morris::solve::placement::children(game, em, eo, mh as u8, oh as u8).into_iter().map(|(cm, co, cmh, coh)| (cm, co, cmh as u32, coh as u32)).collect();
             want.sort();
             want.dedup();
             got.sort();
@@ -425,13 +421,8 @@ fn full_board_rule_in_the_12_12_unit() {
 fn take_each_changes_no_movement_table_without_diagonals() {
     for board in [morris::rules::Board::Nine, morris::rules::Board::Six, morris::rules::Board::NineDiagonal] {
         let geo = board.geometry();
-        let most = geo
-            .edges
-            .iter()
-            .flat_map(|&(p, q)| [(p, q), (q, p)])
-            .map(|(from, to)| geo.mills.iter().filter(|&&m| m >> to & 1 != 0 && m >> from & 1 == 0).count())
-            .max()
-            .unwrap();
+        let most =
+            geo.edges.iter().flat_map(|&(p, q)| [(p, q), (q, p)]).map(|(from, to)| geo.mills.iter().filter(|&&m| m >> to & 1 != 0 && m >> from & 1 == 0).count()).max().unwrap();
         let diagonal = board == morris::rules::Board::NineDiagonal;
         assert_eq!(most, if diagonal { 2 } else { 1 }, "{board:?}: mills a slide can close at once");
     }

@@ -4,8 +4,8 @@
 //! target) runs longer, e.g. `FUZZ_CASES=1000000 cargo test --release --test fuzz`.
 //! Failures print the case's seed.
 
-use morris::solve::generate::{self, Options};
 use morris::probe::Tablebase;
+use morris::solve::generate::{self, Options};
 use morris::solve::solver::NoProgress;
 use morris::table::{table_path, TableFile};
 use morris::{Color, Position, Sector};

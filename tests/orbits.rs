@@ -7,10 +7,7 @@ use morris::Subspace;
 /// The 16 symmetries as permutations of algebraic point names, built from docs/rules.md
 /// geometry (columns a..g, rows 1..7) rather than the engine's internal numbering.
 fn symmetries() -> Vec<Vec<usize>> {
-    let names = [
-        "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3", "d3", "e3", "b2",
-        "d2", "f2", "a1", "d1", "g1",
-    ];
+    let names = ["a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"];
     let coord = |n: &str| -> (i32, i32) { ((n.as_bytes()[0] - b'a') as i32 - 3, (n.as_bytes()[1] - b'1') as i32 - 3) };
     let find = |x: i32, y: i32| names.iter().position(|n| coord(n) == (x, y)).unwrap();
     let mut out = vec![];

@@ -43,7 +43,11 @@ impl Brute<'_> {
         for (nm, no) in children(m, o, mh) {
             let (w, b) = if white { (nm, no) } else { (no, nm) };
             let (wh, bh) = if mh > 0 {
-                if white { (p.white_hand - 1, p.black_hand) } else { (p.white_hand, p.black_hand - 1) }
+                if white {
+                    (p.white_hand - 1, p.black_hand)
+                } else {
+                    (p.white_hand, p.black_hand - 1)
+                }
             } else {
                 (p.white_hand, p.black_hand)
             };

@@ -1,9 +1,9 @@
 //! Property tests: index round trips, symmetry invariance, move/unmove duality, and the
 //! move generator against a plain implementation of the rules written from docs/rules.md.
 
-use morris::rules::geometry::{point_by_name, Bits, BitIter, NAMES};
 use morris::position::index::SubspaceIndex;
 use morris::rules::game::Game;
+use morris::rules::geometry::{point_by_name, BitIter, Bits, NAMES};
 use morris::rules::movegen::{for_each_move, for_each_unmove, is_blocked, NONE};
 
 /// Rule sets whose movement phase the engine solves: every option on the 24-point boards.
@@ -117,13 +117,27 @@ proptest! {
 fn plain_moves(m: Bits, o: Bits) -> Vec<(u8, u8, u8, Bits, Bits)> {
     let p = |n: &str| point_by_name(n).unwrap();
     let lines: [[&str; 3]; 16] = [
-        ["a7", "d7", "g7"], ["b6", "d6", "f6"], ["c5", "d5", "e5"], ["a4", "b4", "c4"], ["e4", "f4", "g4"],
-        ["c3", "d3", "e3"], ["b2", "d2", "f2"], ["a1", "d1", "g1"], ["a7", "a4", "a1"], ["b6", "b4", "b2"],
-        ["c5", "c4", "c3"], ["d7", "d6", "d5"], ["d3", "d2", "d1"], ["e5", "e4", "e3"], ["f6", "f4", "f2"],
+        ["a7", "d7", "g7"],
+        ["b6", "d6", "f6"],
+        ["c5", "d5", "e5"],
+        ["a4", "b4", "c4"],
+        ["e4", "f4", "g4"],
+        ["c3", "d3", "e3"],
+        ["b2", "d2", "f2"],
+        ["a1", "d1", "g1"],
+        ["a7", "a4", "a1"],
+        ["b6", "b4", "b2"],
+        ["c5", "c4", "c3"],
+        ["d7", "d6", "d5"],
+        ["d3", "d2", "d1"],
+        ["e5", "e4", "e3"],
+        ["f6", "f4", "f2"],
         ["g7", "g4", "g1"],
     ];
     // Edges: consecutive points on each line.
-    let adjacent = |a: usize, b: usize| lines.iter().any(|l| (p(l[0]) == a && p(l[1]) == b) || (p(l[1]) == a && p(l[0]) == b) || (p(l[1]) == a && p(l[2]) == b) || (p(l[2]) == a && p(l[1]) == b));
+    let adjacent = |a: usize, b: usize| {
+        lines.iter().any(|l| (p(l[0]) == a && p(l[1]) == b) || (p(l[1]) == a && p(l[0]) == b) || (p(l[1]) == a && p(l[2]) == b) || (p(l[2]) == a && p(l[1]) == b))
+    };
     let in_mill = |set: Bits, x: usize| lines.iter().any(|l| l.iter().any(|n| p(n) == x) && l.iter().all(|n| set >> p(n) & 1 == 1));
     let flying = m.count_ones() == 3;
     let mut out = vec![];

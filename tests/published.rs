@@ -3,8 +3,8 @@
 //!
 //! Everything with s + o <= MORRIS_TEST_MAX_STONES (default 10) is solved once per run.
 
-use morris::solve::generate::{self, Options};
 use morris::position::index::SubspaceIndex;
+use morris::solve::generate::{self, Options};
 use morris::solve::solver::{NoProgress, Stats};
 use morris::table::{table_path, TableFile};
 use morris::{Position, Subspace, Unit, Value};
@@ -41,10 +41,7 @@ fn forward_verification_of_every_table() {
     // table reader, every value checked against its successors.
     let subs: Vec<Subspace> = Unit::all_in_order().into_iter().flat_map(|u| u.members()).filter(|s| s.total() <= max_stones()).collect();
     let positions: u64 = subs.iter().map(|&s| stats(s).positions).sum();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_morris"))
-        .args(["verify", "--db", db().0.path().to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_morris")).args(["verify", "--db", db().0.path().to_str().unwrap()]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}");
     assert!(text.contains(&format!("verified {} tables, {positions} positions", subs.len())), "{text}");
@@ -138,11 +135,7 @@ fn table_ii_start_values_up_to_five_stones() {
     use morris::solve::placement::{self, MovementTables};
     use morris::Color;
     // Gévay & Danner, Table II: value for White of the empty board with wk and bk stones to place.
-    let expected: [[Value; 3]; 3] = [
-        [Value::Win(23), Value::Draw, Value::Draw],
-        [Value::Draw, Value::Draw, Value::Draw],
-        [Value::Win(9), Value::Draw, Value::Draw],
-    ];
+    let expected: [[Value; 3]; 3] = [[Value::Win(23), Value::Draw, Value::Draw], [Value::Draw, Value::Draw, Value::Draw], [Value::Win(9), Value::Draw, Value::Draw]];
     let max = max_stones().min(10) / 2;
     for wk in 3..=max {
         for bk in 3..=max {

@@ -5,8 +5,8 @@
 //! probe, the block cache, the server, a placement search's table loads and the
 //! whole-table loads.
 
-use morris::rules::movegen::NONE;
 use morris::probe::Tablebase;
+use morris::rules::movegen::NONE;
 use morris::rules::Rules;
 use morris::table::{table_path, TableFile};
 use morris::{Color, Position, Sector, Subspace};
@@ -70,7 +70,13 @@ fn damages(dir: &Path) -> Vec<Damage> {
     let mut out = vec![];
     // Whole blocks swapped, and WLD frames swapped, within one table.
     for (what, whole) in [("blocks swapped", true), ("WLD frames swapped", false)] {
-        let (sub, bytes, (i, j)) = subs.iter().find_map(|&s| { let b = read(s); pair(&b, whole).map(|p| (s, b, p)) }).unwrap_or_else(|| panic!("no table has two blocks to swap ({what})"));
+        let (sub, bytes, (i, j)) = subs
+            .iter()
+            .find_map(|&s| {
+                let b = read(s);
+                pair(&b, whole).map(|p| (s, b, p))
+            })
+            .unwrap_or_else(|| panic!("no table has two blocks to swap ({what})"));
         let b = blocks(&bytes);
         let len = |k: usize| b[k].1 + if whole { b[k].2 } else { 0 };
         let mut bytes = bytes.clone();

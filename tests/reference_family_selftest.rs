@@ -21,9 +21,7 @@ use RefValue::{Draw, Loss, Win};
 fn solver(rules: &str) -> Arc<Mutex<Solver>> {
     static S: OnceLock<Mutex<HashMap<String, Arc<Mutex<Solver>>>>> = OnceLock::new();
     let mut map = S.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    map.entry(rules.to_string())
-        .or_insert_with(|| Arc::new(Mutex::new(Solver::new(&RefRules::parse(rules).unwrap()))))
-        .clone()
+    map.entry(rules.to_string()).or_insert_with(|| Arc::new(Mutex::new(Solver::new(&RefRules::parse(rules).unwrap())))).clone()
 }
 
 fn lock(s: &Arc<Mutex<Solver>>) -> MutexGuard<'_, Solver> {
@@ -36,12 +34,7 @@ fn rules(s: &str) -> RefRules {
 
 /// A position from point lists, side to move first.
 fn pos(r: &RefRules, mover: &str, opp: &str, mover_hand: u32, opp_hand: u32) -> RawPos {
-    let p = RawPos {
-        mover: r.mask(mover),
-        opp: r.mask(opp),
-        mover_hand,
-        opp_hand,
-    };
+    let p = RawPos { mover: r.mask(mover), opp: r.mask(opp), mover_hand, opp_hand };
     assert_eq!(p.mover & p.opp, 0);
     p
 }
@@ -57,9 +50,7 @@ fn value(rule_set: &str, p: &RawPos) -> RefValue {
 /// Does some move end the game at once (the opponent left below 3 stones, or
 /// blocked, or on a full board under `full-board=loss`)?
 fn wins_in_one(r: &RefRules, p: &RawPos) -> bool {
-    children(r, p)
-        .iter()
-        .any(|c| terminal_value(r, c) == Some(Loss(0)) || children(r, c).is_empty() && terminal_value(r, c).is_none())
+    children(r, p).iter().any(|c| terminal_value(r, c) == Some(Loss(0)) || children(r, c).is_empty() && terminal_value(r, c).is_none())
 }
 
 // ---------------------------------------------------------------------------
@@ -92,10 +83,7 @@ fn named_rule_sets_and_overrides() {
     }
     assert_eq!(rules("standard").point_names().len(), 24);
     assert_eq!(rules("six").point_names().join(" "), "a5 c5 e5 b4 c4 d4 a3 b3 d3 e3 b2 c2 d2 a1 c1 e1");
-    assert_eq!(
-        rules("morabaraba").point_names().join(" "),
-        "a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1"
-    );
+    assert_eq!(rules("morabaraba").point_names().join(" "), "a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1");
 }
 
 fn sorted_masks(r: &RefRules, lines: &[&str]) -> Vec<u32> {
@@ -109,8 +97,8 @@ fn edges_and_mills_of_each_board() {
     // nine: written out by hand from docs/rules.md
     let r = rules("standard");
     let nine_mills = [
-        "a7,d7,g7", "b6,d6,f6", "c5,d5,e5", "a4,b4,c4", "e4,f4,g4", "c3,d3,e3", "b2,d2,f2", "a1,d1,g1", "a1,a4,a7",
-        "b2,b4,b6", "c3,c4,c5", "d7,d6,d5", "d3,d2,d1", "e3,e4,e5", "f2,f4,f6", "g1,g4,g7",
+        "a7,d7,g7", "b6,d6,f6", "c5,d5,e5", "a4,b4,c4", "e4,f4,g4", "c3,d3,e3", "b2,d2,f2", "a1,d1,g1", "a1,a4,a7", "b2,b4,b6", "c3,c4,c5", "d7,d6,d5", "d3,d2,d1", "e3,e4,e5",
+        "f2,f4,f6", "g1,g4,g7",
     ];
     let g = r.geometry();
     let mut got = g.mills.clone();
@@ -135,15 +123,13 @@ fn edges_and_mills_of_each_board() {
     // sides and the 4 joining edges a3-b3, c1-c2, e3-d3, c5-c4
     let x = rules("six");
     let gx = x.geometry();
-    let six_mills = [
-        "a5,c5,e5", "e5,e3,e1", "e1,c1,a1", "a1,a3,a5", "b4,c4,d4", "d4,d3,d2", "d2,c2,b2", "b2,b3,b4",
-    ];
+    let six_mills = ["a5,c5,e5", "e5,e3,e1", "e1,c1,a1", "a1,a3,a5", "b4,c4,d4", "d4,d3,d2", "d2,c2,b2", "b2,b3,b4"];
     let mut got = gx.mills.clone();
     got.sort();
     assert_eq!(got, sorted_masks(&x, &six_mills));
     let six_edges = [
-        "a1 c1", "c1 e1", "e1 e3", "e3 e5", "e5 c5", "c5 a5", "a5 a3", "a3 a1", "b2 c2", "c2 d2", "d2 d3", "d3 d4",
-        "d4 c4", "c4 b4", "b4 b3", "b3 b2", "a3 b3", "c1 c2", "e3 d3", "c5 c4",
+        "a1 c1", "c1 e1", "e1 e3", "e3 e5", "e5 c5", "c5 a5", "a5 a3", "a3 a1", "b2 c2", "c2 d2", "d2 d3", "d3 d4", "d4 c4", "c4 b4", "b4 b3", "b3 b2", "a3 b3", "c1 c2", "e3 d3",
+        "c5 c4",
     ];
     let mut want: Vec<u32> = six_edges.iter().map(|e| x.mask(e)).collect();
     want.sort();
@@ -247,12 +233,7 @@ fn compare_with_old_reference(s: u32, o: u32) {
     assert_eq!(sol.len(), table.len());
     let mut n = 0;
     for (m, p, v) in table.iter() {
-        let raw = RawPos {
-            mover: m,
-            opp: p,
-            mover_hand: 0,
-            opp_hand: 0,
-        };
+        let raw = RawPos { mover: m, opp: p, mover_hand: 0, opp_hand: 0 };
         assert_eq!(sol.get(&raw), Some(old_value(v)), "{s}-{o}: {raw:?}");
         n += 1;
     }
@@ -905,11 +886,7 @@ mod ultra_tests {
             assert_eq!(best, Some(c[p]), "node {p}: class is the best move");
             assert_eq!(d[p].is_none(), c[p] == *u, "node {p}: depth iff class != u");
             if let Some(dp) = d[p] {
-                let mut keep: Vec<u32> = moves
-                    .iter()
-                    .filter(|&&q| -c[q as usize] == c[p])
-                    .map(|&q| d[q as usize].expect("class-keeping move without depth"))
-                    .collect();
+                let mut keep: Vec<u32> = moves.iter().filter(|&&q| -c[q as usize] == c[p]).map(|&q| d[q as usize].expect("class-keeping move without depth")).collect();
                 if *exit == Some(c[p]) {
                     keep.push(0);
                 }
@@ -960,11 +937,7 @@ mod ultra_tests {
         // (u = -1) may instead go to n2, where n0's side must leave at -3.
         // n1 prefers that (3 > -1): n0 gets -3... unless it leaves itself at
         // -2: class -2, depth 1 (n0 unfavoured, its max over {exit}).
-        let nodes: Vec<Node> = vec![
-            (1, Some(-2), false, vec![1]),
-            (-1, None, false, vec![0, 2]),
-            (1, Some(-3), false, vec![]),
-        ];
+        let nodes: Vec<Node> = vec![(1, Some(-2), false, vec![1]), (-1, None, false, vec![0, 2]), (1, Some(-3), false, vec![])];
         let (c, d) = solve_graph(&nodes);
         assert_eq!(c, vec![-2, 3, -3]);
         assert_eq!(d, vec![Some(1), Some(2), Some(1)]);
@@ -983,10 +956,7 @@ mod ultra_tests {
     /// and pays u(start).
     fn brute_value(nodes: &[Node], start: usize) -> i32 {
         let n = nodes.len();
-        let choices: Vec<Vec<Option<u32>>> = nodes
-            .iter()
-            .map(|(_, e, _, m)| m.iter().map(|&q| Some(q)).chain(e.map(|_| None)).collect())
-            .collect();
+        let choices: Vec<Vec<Option<u32>>> = nodes.iter().map(|(_, e, _, m)| m.iter().map(|&q| Some(q)).chain(e.map(|_| None)).collect()).collect();
         // every positional strategy: a choice number per node (terminal
         // nodes have none; they get a dummy 0)
         let mut strategies: Vec<Vec<usize>> = vec![vec![]];
@@ -1017,11 +987,7 @@ mod ultra_tests {
                 }
             }
         };
-        strategies
-            .iter()
-            .map(|me| strategies.iter().map(|them| play(me, them)).min().unwrap())
-            .max()
-            .unwrap()
+        strategies.iter().map(|me| strategies.iter().map(|them| play(me, them)).min().unwrap()).max().unwrap()
     }
 
     /// A random unit game: either two sectors of ranks ±k with moves only
@@ -1033,7 +999,15 @@ mod ultra_tests {
         let side = |p: usize| p % 2;
         (0..n)
             .map(|p| {
-                let u = if pair { if side(p) == 0 { k } else { -k } } else { 0 };
+                let u = if pair {
+                    if side(p) == 0 {
+                        k
+                    } else {
+                        -k
+                    }
+                } else {
+                    0
+                };
                 let mut moves = Vec::new();
                 for _ in 0..rng.below(3) {
                     let q = rng.below(n as u64) as usize;
@@ -1102,12 +1076,7 @@ mod ultra_tests {
                 .map(|&m| {
                     let mut drawn = 0u64;
                     for &mc in &minors {
-                        let p = RawPos {
-                            mover: m,
-                            opp: expand(mc, r.full() & !m),
-                            mover_hand: sh,
-                            opp_hand: oh,
-                        };
+                        let p = RawPos { mover: m, opp: expand(mc, r.full() & !m), mover_hand: sh, opp_hand: oh };
                         let v = sol.sector_value(&p).unwrap();
                         let got = dc.get(&p);
                         assert_eq!(got.is_some(), v == RefValue::Draw, "{x:?} {p:?}: a class iff drawn");

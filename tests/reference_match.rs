@@ -4,8 +4,8 @@
 
 mod reference;
 
-use morris::rules::geometry::READING_ORDER;
 use morris::position::index::SubspaceIndex;
+use morris::rules::geometry::READING_ORDER;
 use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Subspace, Unit, Value};
 use reference::{RefSolver, RefValue};

@@ -15,9 +15,7 @@ use RefValue::{Draw, Loss, Win};
 /// One solver shared by all tests, so that 3-3 etc. are solved once.
 fn solver() -> MutexGuard<'static, RefSolver> {
     static S: OnceLock<Mutex<RefSolver>> = OnceLock::new();
-    S.get_or_init(|| Mutex::new(RefSolver::new()))
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
+    S.get_or_init(|| Mutex::new(RefSolver::new())).lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn m(points: &str) -> u32 {
@@ -57,8 +55,7 @@ fn mills_and_edges() {
     }
     // the full list, written out by hand
     let hand = [
-        "a7,d7,g7", "b6,d6,f6", "c5,d5,e5", "a4,b4,c4", "e4,f4,g4", "c3,d3,e3", "b2,d2,f2",
-        "a1,d1,g1", "a1,a4,a7", "b2,b4,b6", "c3,c4,c5", "d7,d6,d5", "d3,d2,d1", "e3,e4,e5",
+        "a7,d7,g7", "b6,d6,f6", "c5,d5,e5", "a4,b4,c4", "e4,f4,g4", "c3,d3,e3", "b2,d2,f2", "a1,d1,g1", "a1,a4,a7", "b2,b4,b6", "c3,c4,c5", "d7,d6,d5", "d3,d2,d1", "e3,e4,e5",
         "f2,f4,f6", "g1,g4,g7",
     ];
     let mut a: Vec<u32> = hand.iter().map(|s| m(s)).collect();
@@ -67,33 +64,15 @@ fn mills_and_edges() {
     b.sort();
     assert_eq!(a, b);
     // squares from docs/rules.md: consecutive points (cyclically) are adjacent
-    for sq in [
-        "a1 d1 g1 g4 g7 d7 a7 a4",
-        "b2 d2 f2 f4 f6 d6 b6 b4",
-        "c3 d3 e3 e4 e5 d5 c5 c4",
-    ] {
+    for sq in ["a1 d1 g1 g4 g7 d7 a7 a4", "b2 d2 f2 f4 f6 d6 b6 b4", "c3 d3 e3 e4 e5 d5 c5 c4"] {
         let pts: Vec<usize> = sq.split(' ').map(|p| point_index(p).unwrap()).collect();
         for i in 0..8 {
             let (x, y) = (pts[i], pts[(i + 1) % 8]);
-            assert!(
-                g.adj[x] & (1 << y) != 0,
-                "{} - {}",
-                POINT_NAMES[x],
-                POINT_NAMES[y]
-            );
+            assert!(g.adj[x] & (1 << y) != 0, "{} - {}", POINT_NAMES[x], POINT_NAMES[y]);
         }
     }
     // spokes
-    for (x, y) in [
-        ("d1", "d2"),
-        ("d2", "d3"),
-        ("a4", "b4"),
-        ("b4", "c4"),
-        ("e4", "f4"),
-        ("f4", "g4"),
-        ("d7", "d6"),
-        ("d6", "d5"),
-    ] {
+    for (x, y) in [("d1", "d2"), ("d2", "d3"), ("a4", "b4"), ("b4", "c4"), ("e4", "f4"), ("f4", "g4"), ("d7", "d6"), ("d6", "d5")] {
         let (x, y) = (point_index(x).unwrap(), point_index(y).unwrap());
         assert!(g.adj[x] & (1 << y) != 0);
     }
@@ -162,10 +141,7 @@ fn raw_index_is_dense_and_ordered() {
                 let op = expand(c, free);
                 let i = raw_index(s, o, mv, op);
                 assert_eq!(i, r1 * cm + r2);
-                assert_eq!(
-                    i as u64,
-                    colex_rank(mv) * cm as u64 + colex_rank(compress(op, free))
-                );
+                assert_eq!(i as u64, colex_rank(mv) * cm as u64 + colex_rank(compress(op, free)));
             }
         }
         assert_eq!(subspace_len(s, o), binom(24, s) as usize * cm);
@@ -183,16 +159,7 @@ fn slides_only_along_edges() {
     let opp = m("d1,f4,c3,b6");
     let kids = sorted(children(mover, opp));
     let mut expect = Vec::new();
-    for (from, to) in [
-        ("a1", "a4"),
-        ("g7", "d7"),
-        ("g7", "g4"),
-        ("d2", "b2"),
-        ("d2", "f2"),
-        ("d2", "d3"),
-        ("e4", "e3"),
-        ("e4", "e5"),
-    ] {
+    for (from, to) in [("a1", "a4"), ("g7", "d7"), ("g7", "g4"), ("d2", "b2"), ("d2", "f2"), ("d2", "d3"), ("e4", "e3"), ("e4", "e5")] {
         let moved = (mover & !m(from)) | m(to);
         expect.push((opp, moved));
     }
@@ -233,11 +200,7 @@ fn capture_spares_stones_in_mills() {
     let opp = m("a7,d7,g7,c3");
     let kids = children(mover, opp);
     let after = m("a1,g1,d1,f6");
-    let caps: Vec<(u32, u32)> = kids
-        .iter()
-        .copied()
-        .filter(|&(_, cm)| cm == after)
-        .collect();
+    let caps: Vec<(u32, u32)> = kids.iter().copied().filter(|&(_, cm)| cm == after).collect();
     assert_eq!(caps, vec![(m("a7,d7,g7"), after)], "only c3 may be taken");
 }
 
@@ -247,17 +210,8 @@ fn capture_any_when_all_in_mills() {
     let opp = m("a7,d7,g7");
     let kids = children(mover, opp);
     let after = m("a1,g1,d1,f6");
-    let caps = sorted(
-        kids.iter()
-            .copied()
-            .filter(|&(_, cm)| cm == after)
-            .collect(),
-    );
-    let expect = sorted(vec![
-        (m("d7,g7"), after),
-        (m("a7,g7"), after),
-        (m("a7,d7"), after),
-    ]);
+    let caps = sorted(kids.iter().copied().filter(|&(_, cm)| cm == after).collect());
+    let expect = sorted(vec![(m("d7,g7"), after), (m("a7,g7"), after), (m("a7,d7"), after)]);
     assert_eq!(caps, expect);
 }
 
@@ -310,10 +264,7 @@ fn blocked_has_no_moves_but_a_flyer_always_has() {
     assert_eq!(kids.len(), 3 * (24 - 7));
     // opening b4 (opponent stone moved to c3) unblocks a4-b4 and b6-b4
     let kids = sorted(children(mover, m("g7,d6,a1,c3")));
-    let expect = sorted(vec![
-        (m("g7,d6,a1,c3"), m("a7,d7,b4,b6")),
-        (m("g7,d6,a1,c3"), m("a7,d7,a4,b4")),
-    ]);
+    let expect = sorted(vec![(m("g7,d6,a1,c3"), m("a7,d7,b4,b6")), (m("g7,d6,a1,c3"), m("a7,d7,a4,b4"))]);
     assert_eq!(kids, expect);
 }
 
@@ -413,11 +364,7 @@ fn subspace_4_4() {
     let h = t.orbit_histogram();
     let expect: [u64; 10] = [6, 29, 3, 24, 10, 46, 6, 48, 4, 12];
     for (d, &e) in expect.iter().enumerate() {
-        let v = if d % 2 == 1 {
-            Win(d as u16)
-        } else {
-            Loss(d as u16)
-        };
+        let v = if d % 2 == 1 { Win(d as u16) } else { Loss(d as u16) };
         assert_eq!(h.get(&v).copied().unwrap_or(0), e, "depth {d}");
     }
     check_parity(t);

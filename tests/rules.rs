@@ -47,10 +47,7 @@ fn tables_of_other_rules_are_refused_naming_both() {
     }
     let lasker_pos = morris::Position::parse(".WW....B.B....B........W b", lasker).unwrap();
     assert!(Tablebase::with_rules(other.path(), lasker, 16).unwrap().probe(&lasker_pos).is_ok());
-    assert!(matches!(
-        Tablebase::with_rules(std_dir.path(), lasker, 16).unwrap().probe(&lasker_pos),
-        Err(ProbeError::Table(TableError::WrongRules { .. }))
-    ));
+    assert!(matches!(Tablebase::with_rules(std_dir.path(), lasker, 16).unwrap().probe(&lasker_pos), Err(ProbeError::Table(TableError::WrongRules { .. }))));
     // A position knows its rules: a standard position is refused by a lasker reader
     // before any table is read, naming both rule sets.
     match Tablebase::with_rules(other.path(), lasker, 16).unwrap().probe(&pos) {

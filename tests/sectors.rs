@@ -1,8 +1,8 @@
 //! Placement tables against the placement search: every start with WK, BK <= 5 and
 //! random positions of every sector those starts reach, value and depth, every move.
 
-use morris::solve::generate::{self, Options};
 use morris::probe::Tablebase;
+use morris::solve::generate::{self, Options};
 use morris::solve::solver::NoProgress;
 use morris::{Color, Position, Value};
 use std::collections::BTreeSet;
@@ -29,8 +29,7 @@ fn small_starts_tables_agree_with_search() {
     }
     // Every table is bit-identical to the known-good list (content checksums).
     let known = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/databases/checksums.txt")).unwrap();
-    let known: std::collections::HashMap<&str, &str> =
-        known.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split_once(' ').unwrap()).collect();
+    let known: std::collections::HashMap<&str, &str> = known.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split_once(' ').unwrap()).collect();
     for &sector in &sectors {
         let t = morris::table::TableFile::open(&morris::table::table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
         let want = known.get(sector.to_string().as_str()).unwrap_or_else(|| panic!("{sector} has no known checksum"));
@@ -63,8 +62,7 @@ fn small_starts_tables_agree_with_search() {
         for _ in 0..6 {
             let (m, o) = index.unindex(rnd(index.len()));
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
-            let (white, black, white_hand, black_hand) =
-                if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
+            let (white, black, white_hand, black_hand) = if to_move == Color::White { (m, o, sector.sh, sector.oh) } else { (o, m, sector.oh, sector.sh) };
             check(Position::unchecked(morris::Rules::STANDARD, white, black, white_hand, black_hand, to_move));
             checked += 1;
         }

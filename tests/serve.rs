@@ -46,12 +46,7 @@ fn probe_path(pos: &str) -> String {
 
 /// The fields that the API and `morris probe --json` share.
 fn essentials(j: &Json) -> Json {
-    let moves: Vec<Json> = j["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| serde_json::json!([m["move"], m["position"], m["result"], m["plies"]]))
-        .collect();
+    let moves: Vec<Json> = j["moves"].as_array().unwrap().iter().map(|m| serde_json::json!([m["move"], m["position"], m["result"], m["plies"]])).collect();
     serde_json::json!({ "position": j["position"], "result": j["result"], "plies": j["plies"], "moves": moves })
 }
 
@@ -439,13 +434,7 @@ fn a_connection_that_does_not_read_is_closed_after_the_write_timeout() {
 /// `morris serve` with `args`, which must end by itself within 20 s (a server that
 /// started is killed, and the test fails).
 fn serve_refused(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_morris"))
-        .arg("serve")
-        .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_morris")).arg("serve").args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
     let until = Instant::now() + Duration::from_secs(20);
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > until {
@@ -481,11 +470,8 @@ fn absurd_time_limits_are_refused_not_a_panic() {
 #[test]
 fn answers_name_tables_alike_however_the_directory_is_written() {
     let dir = movement_only();
-    let asked = [
-        probe_path("WWWW.BBBBB.............. w"),
-        format!("/api/mainline?position={}", encode("WWWW.BBBBB.............. w")),
-        probe_path("........................ w 3 3"),
-    ];
+    let asked =
+        [probe_path("WWWW.BBBBB.............. w"), format!("/api/mainline?position={}", encode("WWWW.BBBBB.............. w")), probe_path("........................ w 3 3")];
     let answers = |server: &Server| asked.iter().map(|path| server.json(path)).collect::<Vec<_>>();
     let plain = answers(&Server::start(dir.as_ref(), &["--max-search-hand", "0"]));
     assert_eq!(plain[0], (404, serde_json::json!({ "error": "table 4-5.mtb is missing" })));

@@ -81,10 +81,7 @@ fn corruption_and_truncation_are_reported() {
     assert!(matches!(TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD), Err(TableError::BadMagic { .. })));
     fs::write(&path, &good).unwrap();
     assert!(matches!(TableFile::open(&path, s("4-4"), &morris::rules::Rules::STANDARD), Err(TableError::Corrupt { .. })));
-    assert!(matches!(
-        TableFile::open(&table_path(dir.path(), s("5-5")), s("5-5"), &morris::rules::Rules::STANDARD),
-        Err(TableError::Missing { .. })
-    ));
+    assert!(matches!(TableFile::open(&table_path(dir.path(), s("5-5")), s("5-5"), &morris::rules::Rules::STANDARD), Err(TableError::Missing { .. })));
 }
 
 #[test]
@@ -99,11 +96,7 @@ fn only_solves_the_unit_and_missing_dependencies() {
 #[test]
 fn regenerated_tables_match_known_good_checksums() {
     let known = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/databases/checksums.txt")).unwrap();
-    let known: std::collections::HashMap<&str, &str> = known
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| l.split_once(' ').unwrap())
-        .collect();
+    let known: std::collections::HashMap<&str, &str> = known.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(|l| l.split_once(' ').unwrap()).collect();
     let dir = tempfile::tempdir().unwrap();
     let reports = solve(dir.path(), 8);
     assert_eq!(reports.len(), 6);
@@ -172,7 +165,13 @@ fn random_damage_gives_errors_not_wrong_values() {
 fn pack(values: &[u8]) -> Vec<u8> {
     let mut out = vec![0u8; values.len().div_ceil(4)];
     for (i, &v) in values.iter().enumerate() {
-        let code = if v == 0 { 0 } else if v < 128 { 1 } else { 2 };
+        let code = if v == 0 {
+            0
+        } else if v < 128 {
+            1
+        } else {
+            2
+        };
         out[i / 4] |= code << (2 * (i % 4));
     }
     out

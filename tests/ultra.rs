@@ -2,13 +2,13 @@
 //! drawn position, by the public position API (no shared code with the class pass),
 //! for small starts of several rule sets.
 
-use morris::solve::generate::{self, Options};
 use morris::rules::Rules;
+use morris::solve::generate::{self, Options};
 use morris::solve::solver::NoProgress;
-use morris::table::{table_path, TableFile};
 use morris::solve::ultra::classes::NO_CLASS;
 use morris::solve::ultra::run::InMemory;
 use morris::solve::ultra::SectorValues;
+use morris::table::{table_path, TableFile};
 use morris::{Color, Position, Sector};
 use std::collections::BTreeMap;
 
@@ -86,7 +86,9 @@ fn check_one_ply(rules: &Rules, values: &SectorValues, mem: &InMemory) -> (u64, 
 
 #[test]
 fn classes_hold_one_ply_up() {
-    for (rules, wk, bk) in [("standard", 3, 3), ("standard", 4, 4), ("lasker", 3, 3), ("morabaraba", 4, 4), ("six", 4, 4), ("standard,take=each", 4, 3), ("standard,removal=strict,flying=none", 4, 4)] {
+    for (rules, wk, bk) in
+        [("standard", 3, 3), ("standard", 4, 4), ("lasker", 3, 3), ("morabaraba", 4, 4), ("six", 4, 4), ("standard,take=each", 4, 3), ("standard,removal=strict,flying=none", 4, 4)]
+    {
         let (r, values, mem) = classed(rules, wk, bk);
         let (draws, deep) = check_one_ply(&r, &values, &mem);
         let mut by_class: BTreeMap<i16, u64> = BTreeMap::new();
@@ -220,9 +222,7 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
         .filter(|f| !f.is_empty())
         .collect();
     let start = |g: usize| 256 + 8 * groups + (0..g).map(len).sum::<usize>();
-    let (g, short) = (0..groups)
-        .find_map(|g| others.iter().find(|f| f.len() + 12 <= len(g)).map(|f| (g, f.clone())))
-        .expect("a frame 12 bytes shorter than one of 4-3's");
+    let (g, short) = (0..groups).find_map(|g| others.iter().find(|f| f.len() + 12 <= len(g)).map(|f| (g, f.clone()))).expect("a frame 12 bytes shorter than one of 4-3's");
     let mut crafted = bytes.clone();
     let sg = start(g);
     let mut region = short.clone();

@@ -7,10 +7,10 @@
 //! start (the 3-3, 3-4, 4-3 and 4-4 movement sectors among its 28 sectors; about 6 min
 //! and 5.5 GB, nearly all of it the reference).
 
-#[allow(unused_imports)] // the shared oracle exports more than this test uses
-mod reference_family;
 #[path = "common/ultra.rs"]
 mod common_ultra;
+#[allow(unused_imports)] // the shared oracle exports more than this test uses
+mod reference_family;
 
 use common_ultra::classed;
 use morris::rules::Rules;

@@ -198,7 +198,8 @@ unsafe fn put<T>(out: *mut T, value: T) -> Result<(), (MorrisStatus, String)> {
 pub unsafe extern "C" fn morris_open(dir: *const c_char, rules: *const c_char, out: *mut *mut MorrisTablebase) -> MorrisStatus {
     guard(|| {
         let dir = text(dir, "the directory")?;
-        let rules: Rules = if rules.is_null() { Rules::STANDARD } else { text(rules, "the rule set")?.parse().map_err(|e: morris::RulesError| (MorrisStatus::Rules, e.to_string()))? };
+        let rules: Rules =
+            if rules.is_null() { Rules::STANDARD } else { text(rules, "the rule set")?.parse().map_err(|e: morris::RulesError| (MorrisStatus::Rules, e.to_string()))? };
         let tb = Tablebase::with_rules(dir.as_ref(), rules, morris::CACHE_BLOCKS).map_err(probe_err)?;
         put(out, Box::into_raw(Box::new(MorrisTablebase { tb })))
     })
@@ -265,7 +266,15 @@ pub unsafe extern "C" fn morris_probe_bits(tb: *const MorrisTablebase, white: u3
 /// # Safety
 /// As [`morris_probe_bits`].
 #[no_mangle]
-pub unsafe extern "C" fn morris_probe_wdl_bits(tb: *const MorrisTablebase, white: u32, black: u32, white_hand: u8, black_hand: u8, side: i32, out: *mut MorrisResult) -> MorrisStatus {
+pub unsafe extern "C" fn morris_probe_wdl_bits(
+    tb: *const MorrisTablebase,
+    white: u32,
+    black: u32,
+    white_hand: u8,
+    black_hand: u8,
+    side: i32,
+    out: *mut MorrisResult,
+) -> MorrisStatus {
     guard(|| {
         let tb = handle(tb)?;
         let pos = from_bits(tb, white, black, white_hand, black_hand, side)?;

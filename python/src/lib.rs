@@ -553,7 +553,13 @@ fn morris(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let key_error = py.get_type::<pyo3::exceptions::PyKeyError>().into_any();
     exception(m, "PositionError", &[&base, &value_error], "A malformed or illegal position, or an illegal move; also a ValueError.", false)?;
     exception(m, "RulesError", &[&base, &value_error], "An unknown rule set or option; also a ValueError.", false)?;
-    exception(m, "TableMissingError", &[&base, &key_error], "A table the position needs, or the directory, is not there; also a KeyError, as python-chess's MissingTableError.", true)?;
+    exception(
+        m,
+        "TableMissingError",
+        &[&base, &key_error],
+        "A table the position needs, or the directory, is not there; also a KeyError, as python-chess's MissingTableError.",
+        true,
+    )?;
     exception(m, "TableError", &[&base], "A table is damaged, truncated, of another format or of other rules.", false)?;
     exception(m, "ClosedError", &[&base, &value_error], "A call on a Tablebase after close(); also a ValueError, as for a closed file.", false)?;
     let kwargs = PyDict::new(py);

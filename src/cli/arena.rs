@@ -75,7 +75,15 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         );
     } else {
         out!("{} (White) against {} (Black), {} games from {}-{} under `{rules}`, seed {}:", opts.white, opts.black, n, start.0, start.1, opts.seed);
-        out!("  White wins {w} ({:.1} %, 95 % CI {:.1}-{:.1} %), draws {d}, Black wins {b} ({:.1} %, 95 % CI {:.1}-{:.1} %)", 100.0 * w as f64 / n.max(1) as f64, 100.0 * wl, 100.0 * wh, 100.0 * b as f64 / n.max(1) as f64, 100.0 * bl, 100.0 * bh);
+        out!(
+            "  White wins {w} ({:.1} %, 95 % CI {:.1}-{:.1} %), draws {d}, Black wins {b} ({:.1} %, 95 % CI {:.1}-{:.1} %)",
+            100.0 * w as f64 / n.max(1) as f64,
+            100.0 * wl,
+            100.0 * wh,
+            100.0 * b as f64 / n.max(1) as f64,
+            100.0 * bl,
+            100.0 * bh
+        );
         out!("  average length {plies:.1} plies; {secs:.1} s");
     }
     Ok(ExitCode::SUCCESS)

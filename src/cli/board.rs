@@ -33,8 +33,7 @@ const SIX: [&str; 9] = [
 ];
 
 /// The corner diagonals of the `nine-diagonal` board: (row, column, character).
-const DIAGONALS: [(usize, usize, u8); 8] =
-    [(1, 4, b'\\'), (1, 24, b'/'), (3, 8, b'\\'), (3, 20, b'/'), (9, 8, b'/'), (9, 20, b'\\'), (11, 4, b'/'), (11, 24, b'\\')];
+const DIAGONALS: [(usize, usize, u8); 8] = [(1, 4, b'\\'), (1, 24, b'/'), (3, 8, b'\\'), (3, 20, b'/'), (9, 8, b'/'), (9, 20, b'\\'), (11, 4, b'/'), (11, 24, b'\\')];
 
 /// The board with `W`, `B` or `·` on each point, columns and rows labelled; the
 /// diagonals drawn where the rules' board has them.

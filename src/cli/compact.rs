@@ -1,8 +1,8 @@
 //! `morris compact`: a smaller table set that leaves out the tables a one-ply search
 //! over the others gives exactly (see `morris::table::compact`).
 
-use morris::table::compact::omissible;
 use morris::rules::Rules;
+use morris::table::compact::omissible;
 use morris::Sector;
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -28,8 +28,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     if let Some((s, _)) = tables.iter().find(|(_, t)| t.header.compact) {
         anyhow::bail!("{} is already a compact set ({s}.mtb is marked as part of one); compact the full set it was made from", dirs.db.display());
     }
-    let weights: BTreeMap<Sector, u64> =
-        tables.iter().map(|(s, t)| (*s, if args.wdl { t.plane_bytes().0 } else { t.file_size() })).collect();
+    let weights: BTreeMap<Sector, u64> = tables.iter().map(|(s, t)| (*s, if args.wdl { t.plane_bytes().0 } else { t.file_size() })).collect();
     let omitted = omissible(&weights, rules.game());
     if args.dry_run {
         for s in &omitted {

@@ -2,10 +2,10 @@
 
 use super::progress::Bars;
 use morris::solve::placement::{search, Solution};
+use morris::Rules;
 use morris::{Color, Position, ProbeError, SearchOptions, Searcher, Subspace, TableError, Tablebase, Value};
 use serde_json::json;
 use std::path::PathBuf;
-use morris::Rules;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -115,7 +115,19 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     };
     // The moves in the ultra-strong order where there are classes, each draw with its words.
     let listed: Vec<(morris::Move, Value, Option<i16>)> = match &ultra {
-        Some((_, list)) => list.iter().map(|m| (m.mv, m.value.strong(), match m.value { morris::probe::ultra::UltraValue::Draw(c) => Some(c.class), _ => None })).collect(),
+        Some((_, list)) => list
+            .iter()
+            .map(|m| {
+                (
+                    m.mv,
+                    m.value.strong(),
+                    match m.value {
+                        morris::probe::ultra::UltraValue::Draw(c) => Some(c.class),
+                        _ => None,
+                    },
+                )
+            })
+            .collect(),
         None => solution.moves.iter().map(|m| (m.mv, m.value, None)).collect(),
     };
     if args.json {
@@ -145,12 +157,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
                 None => out!("{:<12} {v}", root.move_name(&mv)),
             }
         }
-        out!(
-            "\n{method}: {} placement nodes searched in {:.3} s, peak memory {} MiB",
-            solution.nodes,
-            secs,
-            peak_rss_mib().map_or("?".into(), |m| format!("{m:.0}"))
-        );
+        out!("\n{method}: {} placement nodes searched in {:.3} s, peak memory {} MiB", solution.nodes, secs, peak_rss_mib().map_or("?".into(), |m| format!("{m:.0}")));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -56,15 +56,21 @@ with s+o <= 8 and the small starts 3-3, 3-4, 4-3 and 4-4: seconds, and a board `
     /// Print the figures stored in the tables: positions, W/D/L, deepest values, size.
     Stats(stats::Args),
     /// The value of a position and of every move from it, read from the tables.
-    #[command(long_about = "The value of a position for the side to move and the value of every legal move, best first, read from the tables. Positions use the notation `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (24 characters W, B or . in the order a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1), or point lists: --white d7,g7,g1 --black a4,d5,g4 --turn black. With `-`, positions are read one per line from standard input; a malformed line gives an error line and a non-zero exit at the end. Positions with stones in hand are read from their placement sector's table (from `morris solve --start WK-BK` or `--all`); where that table is missing they are solved by a placement search over the movement tables, which the process keeps in memory for the next ones.")]
+    #[command(
+        long_about = "The value of a position for the side to move and the value of every legal move, best first, read from the tables. Positions use the notation `BOARD SIDE [WHITE_IN_HAND BLACK_IN_HAND]` (24 characters W, B or . in the order a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2 f2 a1 d1 g1), or point lists: --white d7,g7,g1 --black a4,d5,g4 --turn black. With `-`, positions are read one per line from standard input; a malformed line gives an error line and a non-zero exit at the end. Positions with stones in hand are read from their placement sector's table (from `morris solve --start WK-BK` or `--all`); where that table is missing they are solved by a placement search over the movement tables, which the process keeps in memory for the next ones."
+    )]
     Probe(probe::Args),
     /// The value of the empty board (9-9 by default: a draw) and of each first move.
-    #[command(long_about = "The value for White (who moves first) of the empty board, with its depth, and the value of each first move. Read from the placement tables when they exist (`morris solve --all`, or --start WK-BK), at once; otherwise, or with --search, solved exactly by alpha-beta search over the movement tables (a transposition table over the 16 symmetries, both cores; every rule set but Lasker, whose placement phase has cycles): the standard 9-9 game then takes about 2.5 minutes and 6 GB of memory. --stones WK-BK gives Gévay & Danner's generalised starts, where each side places WK and BK stones; the search needs the movement tables with s + o <= WK + BK.")]
+    #[command(
+        long_about = "The value for White (who moves first) of the empty board, with its depth, and the value of each first move. Read from the placement tables when they exist (`morris solve --all`, or --start WK-BK), at once; otherwise, or with --search, solved exactly by alpha-beta search over the movement tables (a transposition table over the 16 symmetries, both cores; every rule set but Lasker, whose placement phase has cycles): the standard 9-9 game then takes about 2.5 minutes and 6 GB of memory. --stones WK-BK gives Gévay & Danner's generalised starts, where each side places WK and BK stones; the search needs the movement tables with s + o <= WK + BK."
+    )]
     Draw(draw::Args),
     /// Check every stored value against the values of its successors (forward verification).
     Verify(verify::Args),
     /// Copy the tables without their depth planes: results only, a fraction of the size.
-    #[command(long_about = "Writes a copy of every table of --db into --out without its depth planes: win, draw or loss only, for users who want results and not depths. Probe such a directory with `morris probe --wdl`. Each WLD plane keeps its zstd frame checksum.")]
+    #[command(
+        long_about = "Writes a copy of every table of --db into --out without its depth planes: win, draw or loss only, for users who want results and not depths. Probe such a directory with `morris probe --wdl`. Each WLD plane keeps its zstd frame checksum."
+    )]
     Strip(strip::Args),
     /// Copy the tables without those a one-ply search over the rest gives exactly.
     #[command(long_about = "Writes into --out a compact set: every table of --db except a set of tables whose \
@@ -94,7 +100,6 @@ of a position, or at --max-plies. The match is seeded (--seed) and plays one gam
 the same games on any number of threads.")]
     Match(arena::Args),
 }
-
 
 impl Command {
     /// The table directory the command reads (`--db`).
@@ -154,9 +159,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     let matches = Cli::command().get_matches();
     let mut cli = Cli::from_arg_matches(&matches)?;
     // `--db` left at its default follows the rule set.
-    let db_defaulted = matches
-        .subcommand()
-        .is_some_and(|(_, m)| m.try_get_raw("db").is_ok_and(|v| v.is_some()) && m.value_source("db") == Some(clap::parser::ValueSource::DefaultValue));
+    let db_defaulted =
+        matches.subcommand().is_some_and(|(_, m)| m.try_get_raw("db").is_ok_and(|v| v.is_some()) && m.value_source("db") == Some(clap::parser::ValueSource::DefaultValue));
     if db_defaulted {
         *cli.command.db() = default_db(&cli.rules);
     }
@@ -197,7 +201,10 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
         let bad_values = matches!(cause.downcast_ref::<ProbeError>(), Some(ProbeError::BadSectorValues { .. }))
             || matches!(cause.downcast_ref::<morris::solve::ultra::run::UltraError>(), Some(morris::solve::ultra::run::UltraError::ValuesFile { .. }));
         if bad_values {
-            return Some("solve the classes again with `morris solve --start WK-BK --ultra` (the same --db), which writes the file anew, or remove it to read the tables without classes".to_string());
+            return Some(
+                "solve the classes again with `morris solve --start WK-BK --ultra` (the same --db), which writes the file anew, or remove it to read the tables without classes"
+                    .to_string(),
+            );
         }
         let table = cause.downcast_ref::<TableError>().or_else(|| match cause.downcast_ref::<ProbeError>() {
             Some(ProbeError::Table(t)) => Some(t),
@@ -222,7 +229,11 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
 
 /// A depth in words: "1 ply", "23 plies".
 pub fn plies(n: u16) -> String {
-    if n == 1 { "1 ply".to_string() } else { format!("{n} plies") }
+    if n == 1 {
+        "1 ply".to_string()
+    } else {
+        format!("{n} plies")
+    }
 }
 
 /// The error message with the advice, on one line: for JSON answers. Each cause is

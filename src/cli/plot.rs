@@ -7,9 +7,9 @@
 //! figure back. Colours are those of `WIN`, `DRAW` and `LOSS`.
 
 use indicatif::{ProgressBar, ProgressStyle};
+use morris::position::value::{is_deep, DEEP_LOSS, DEEP_WIN};
 use morris::solve::solver::Stats;
 use morris::table::TableFile;
-use morris::position::value::{is_deep, DEEP_LOSS, DEEP_WIN};
 use morris::{Sector, Value};
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -93,12 +93,7 @@ impl Plot {
         written.map_err(err)?;
         std::fs::rename(&self.tmp, &self.path).map_err(err)?;
         let movement = rows.iter().filter(|r| r.sector.is_movement()).count();
-        Ok(format!(
-            "plot of {} tables ({movement} movement, {} placement) written to {}",
-            rows.len(),
-            rows.len() - movement,
-            self.path.display()
-        ))
+        Ok(format!("plot of {} tables ({movement} movement, {} placement) written to {}", rows.len(), rows.len() - movement, self.path.display()))
     }
 }
 
@@ -137,10 +132,7 @@ pub fn game_name(rules: &morris::Rules) -> String {
 /// The plot of every table of `db` under `rules`, in `stats`' order, titled `title`
 /// (the server's statistics page: no path of the server's in it).
 pub fn svg_for_dir(db: &Path, rules: &morris::Rules, title: &str) -> anyhow::Result<String> {
-    let mut sectors: Vec<Sector> = std::fs::read_dir(db)?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
-        .collect();
+    let mut sectors: Vec<Sector> = std::fs::read_dir(db)?.filter_map(|e| e.ok()).filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()).collect();
     sectors.sort_by_key(|x| (!x.is_movement(), x.sh + x.oh, x.s + x.o, x.s, x.o, x.sh));
     let tables = sectors.iter().map(|&x| TableFile::open(&morris::table::table_path(db, x), x, rules)).collect::<Result<Vec<_>, _>>()?;
     anyhow::ensure!(!tables.is_empty(), "no tables");

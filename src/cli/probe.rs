@@ -2,15 +2,15 @@
 
 use super::board::diagram;
 use super::progress::Bars;
-use morris::solve::solver::NoProgress;
-use std::time::Instant;
 use morris::probe::ultra::{class_words, DrawClass, UltraValue};
+use morris::solve::solver::NoProgress;
+use morris::Rules;
 use morris::{Color, Position, SearchOptions, Searcher, Tablebase, Value, Wdl};
 use serde_json::json;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
-use morris::Rules;
 use std::process::ExitCode;
+use std::time::Instant;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -15,11 +15,7 @@ pub struct Bars {
 impl Bars {
     pub fn new(quiet: bool) -> Bars {
         let current = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
-        current.set_style(
-            ProgressStyle::with_template("{prefix:>10} {msg:28} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta}")
-                .unwrap()
-                .progress_chars("=> "),
-        );
+        current.set_style(ProgressStyle::with_template("{prefix:>10} {msg:28} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta}").unwrap().progress_chars("=> "));
         Bars { bar: Mutex::new(None), current, quiet }
     }
 

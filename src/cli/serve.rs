@@ -7,22 +7,22 @@
 //! hand, and a request that waits past the time limit gets a 503 (the search finishes
 //! in the background and warms the transposition table for the next request).
 
-use morris::probe::ultra::{class_words, DrawClass, UltraValue};
-use morris::table::{table_path, TableError};
-use morris::{Move, Position, ProbeError, SearchOptions, Searcher, Sector, Tablebase, Value};
 use axum::extract::{Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use morris::probe::ultra::{class_words, DrawClass, UltraValue};
+use morris::table::{table_path, TableError};
+use morris::Rules;
+use morris::{Move, Position, ProbeError, SearchOptions, Searcher, Sector, Tablebase, Value};
 use serde_json::{json, Value as JsonValue};
 use std::collections::HashMap;
+use std::future::Future;
 use std::io::Write;
 use std::path::PathBuf;
-use morris::Rules;
-use std::process::ExitCode;
-use std::future::Future;
 use std::pin::Pin;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -362,7 +362,12 @@ impl IntoResponse for ApiError {
 fn api_error(app: &App, e: ProbeError) -> ApiError {
     let status = match &e {
         ProbeError::Invalid(_) | ProbeError::GameOver(_) | ProbeError::Table(TableError::NoSuchSector(_)) => StatusCode::BAD_REQUEST,
-        ProbeError::Table(TableError::Missing { .. }) | ProbeError::MissingTables { .. } | ProbeError::NoDirectory(_) | ProbeError::SearchRules(_) | ProbeError::NoClasses { .. } | ProbeError::Unclassed(_) => StatusCode::NOT_FOUND,
+        ProbeError::Table(TableError::Missing { .. })
+        | ProbeError::MissingTables { .. }
+        | ProbeError::NoDirectory(_)
+        | ProbeError::SearchRules(_)
+        | ProbeError::NoClasses { .. }
+        | ProbeError::Unclassed(_) => StatusCode::NOT_FOUND,
         ProbeError::Discarded(_) => StatusCode::SERVICE_UNAVAILABLE,
         ProbeError::Table(_) | ProbeError::BadSectorValues { .. } => StatusCode::INTERNAL_SERVER_ERROR,
     };
@@ -437,9 +442,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     });
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(&args.addr)
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
+        let listener = tokio::net::TcpListener::bind(&args.addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", args.addr))?;
         let local = listener.local_addr()?;
         {
             // The first line names the address, so that scripts and tests can read the port.
@@ -497,11 +500,7 @@ fn parse_position(app: &App, q: Params) -> Result<Position, ApiError> {
 
 /// Runs `work` on the blocking pool within the time limit. `search` says the work may
 /// start a placement search, which first takes the search permit (or fails at once).
-async fn compute<T: Send + 'static>(
-    app: &Arc<App>,
-    search: bool,
-    work: impl FnOnce(&App) -> Result<T, ProbeError> + Send + 'static,
-) -> Result<T, ApiError> {
+async fn compute<T: Send + 'static>(app: &Arc<App>, search: bool, work: impl FnOnce(&App) -> Result<T, ProbeError> + Send + 'static) -> Result<T, ApiError> {
     let permit = if search {
         let permit = app.search.clone().try_acquire_owned().map_err(|_| {
             ApiError(StatusCode::SERVICE_UNAVAILABLE, "a placement search is already running; try again shortly, or generate the placement tables (`morris solve --all`)".into())
@@ -651,9 +650,7 @@ fn complete_starts(app: &App) -> Vec<(u8, u8)> {
     let most = rules.stones;
     (3..=most)
         .flat_map(|w| (3..=most).map(move |b| (w, b)))
-        .filter(|&(w, b)| {
-            Sector::start(w, b).is_some_and(|st| Sector::reachable(st, game).into_iter().all(|x| app.tb.readable(x)))
-        })
+        .filter(|&(w, b)| Sector::start(w, b).is_some_and(|st| Sector::reachable(st, game).into_iter().all(|x| app.tb.readable(x))))
         .collect()
 }
 
@@ -719,7 +716,9 @@ async fn stats_svg(State(app): State<Arc<App>>) -> Response {
         match app.stats.get() {
             Some(Ok(svg)) => return ([(header::CONTENT_TYPE, "image/svg+xml; charset=utf-8")], svg.clone()).into_response(),
             Some(Err(e)) => return ApiError(StatusCode::INTERNAL_SERVER_ERROR, format!("the statistics cannot be drawn: {e}")).into_response(),
-            None if Instant::now() >= until => return ApiError(StatusCode::SERVICE_UNAVAILABLE, "the statistics are still being drawn; try again in a moment".into()).into_response(),
+            None if Instant::now() >= until => {
+                return ApiError(StatusCode::SERVICE_UNAVAILABLE, "the statistics are still being drawn; try again in a moment".into()).into_response()
+            }
             None => tokio::time::sleep(Duration::from_millis(50)).await,
         }
     }
@@ -731,9 +730,7 @@ async fn info(State(app): State<Arc<App>>) -> Result<Json<JsonValue>, ApiError> 
 }
 
 fn info_json(app: &App) -> JsonValue {
-    let tables = std::fs::read_dir(app.tb.dir())
-        .map(|rd| rd.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count())
-        .unwrap_or(0);
+    let tables = std::fs::read_dir(app.tb.dir()).map(|rd| rd.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count()).unwrap_or(0);
     let starts = complete_starts(&app);
     // The rule set's own game when it is there, else the largest start that is.
     let own = app.tb.rules().stones;

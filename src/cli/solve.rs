@@ -2,9 +2,9 @@
 
 use super::progress::Bars;
 use morris::solve::generate::{self, Options, Report};
+use morris::Rules;
 use morris::Subspace;
 use std::path::PathBuf;
-use morris::Rules;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -48,10 +48,7 @@ pub struct Args {
 }
 
 pub fn header() -> String {
-    format!(
-        "{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9}",
-        "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos"
-    )
+    format!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9}", "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos")
 }
 
 pub fn summary_line(r: &Report) -> String {
@@ -134,15 +131,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
     let solved = reports.iter().filter(|r| r.seconds.is_some()).count();
     let secs = start.elapsed().as_secs_f64();
-    out!(
-        "{} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
-        reports.len(),
-        solved,
-        reports.len() - solved,
-        positions,
-        secs,
-        args.db.display()
-    );
+    out!("{} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}", reports.len(), solved, reports.len() - solved, positions, secs, args.db.display());
     if let Some((cr, secs)) = classes {
         let bytes: u64 = cr.iter().map(|r| r.file_bytes).sum();
         let strong: u64 = reports.iter().map(|r| r.file_bytes).sum();

@@ -1,9 +1,9 @@
 //! `morris stats`.
 
 use morris::table::{table_path, Checked, TableError, TableFile};
+use morris::Rules;
 use morris::Sector;
 use std::path::PathBuf;
-use morris::Rules;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
@@ -34,10 +34,8 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     if !args.db.is_dir() {
         anyhow::bail!("no table directory at {}; run `morris solve` first", args.db.display());
     }
-    let mut sectors: Vec<Sector> = std::fs::read_dir(&args.db)?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
-        .collect();
+    let mut sectors: Vec<Sector> =
+        std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter_map(|e| e.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()).collect();
     sectors.sort_by_key(|x| (!x.is_movement(), x.sh + x.oh, x.s + x.o, x.s, x.o, x.sh));
     // Created first, so an unwritable plot file fails before any work.
     let plot = args.plot.as_deref().map(super::plot::Plot::create).transpose()?;
@@ -83,7 +81,19 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             });
             out!("{obj}");
         } else {
-            out!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3} {:>9.3}", sub.to_string(), s.positions, s.wins, s.draws, s.losses, s.max_win, s.max_loss, t.file_size(), bits, wld_bits);
+            out!(
+                "{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>12} {:>9.3} {:>9.3}",
+                sub.to_string(),
+                s.positions,
+                s.wins,
+                s.draws,
+                s.losses,
+                s.max_win,
+                s.max_loss,
+                t.file_size(),
+                bits,
+                wld_bits
+            );
         }
         if plot.is_some() {
             plotted.push(t);
@@ -100,7 +110,11 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         }
     }
     if args.check && !args.json {
-        out!("checked: {} tables in full (every plane and the content checksum), {} results-only tables (every WLD plane; their content checksums need the depths they lack)", checks.0, checks.1);
+        out!(
+            "checked: {} tables in full (every plane and the content checksum), {} results-only tables (every WLD plane; their content checksums need the depths they lack)",
+            checks.0,
+            checks.1
+        );
     }
     if let Some(plot) = plot {
         let line = plot.finish(&args.db, &plotted)?;
@@ -110,7 +124,12 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         let (hist, bytes) = morris::solve::ultra::run::class_histogram(&args.db, rules)?;
         let values = morris::solve::ultra::SectorValues::parse(&std::fs::read_to_string(args.db.join(morris::solve::ultra::run::VALUES_FILE))?)?;
         let draws: u64 = hist.values().sum();
-        let strong: u64 = std::fs::read_dir(&args.db)?.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).filter_map(|e| e.metadata().ok()).map(|m| m.len()).sum();
+        let strong: u64 = std::fs::read_dir(&args.db)?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb")))
+            .filter_map(|e| e.metadata().ok())
+            .map(|m| m.len())
+            .sum();
         let mut rows: Vec<(i16, u64)> = hist.into_iter().collect();
         rows.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
         let name = |c: i16| match values.sector_of_rank(c as i32) {
@@ -119,7 +138,8 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             None => "?".to_string(),
         };
         if args.json {
-            let list: Vec<serde_json::Value> = rows.iter().map(|&(c, n)| serde_json::json!({ "class": c, "sector": name(c), "draws": n, "share": n as f64 / draws.max(1) as f64 })).collect();
+            let list: Vec<serde_json::Value> =
+                rows.iter().map(|&(c, n)| serde_json::json!({ "class": c, "sector": name(c), "draws": n, "share": n as f64 / draws.max(1) as f64 })).collect();
             out!("{}", serde_json::json!({ "classes": list, "draws": draws, "class_file_bytes": bytes, "table_bytes": strong }));
         } else {
             out!("draw classes: {draws} drawn positions; class files {bytes} bytes ({:.2} % of the tables' {strong})", 100.0 * bytes as f64 / strong.max(1) as f64);

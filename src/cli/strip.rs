@@ -25,9 +25,7 @@ impl Dirs {
     /// The tables of `db`, opened (headers checked), in order; fails when there are none.
     pub fn tables(&self, rules: &Rules) -> anyhow::Result<BTreeMap<Sector, TableFile>> {
         anyhow::ensure!(self.db.is_dir(), "no table directory at {}; run `morris solve` first", self.db.display());
-        let mut sectors: Vec<Sector> = std::fs::read_dir(&self.db)?
-            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
-            .collect();
+        let mut sectors: Vec<Sector> = std::fs::read_dir(&self.db)?.filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()).collect();
         sectors.sort();
         anyhow::ensure!(!sectors.is_empty(), "no tables in {}", self.db.display());
         sectors.into_iter().map(|s| Ok((s, TableFile::open(&table_path(&self.db, s), s, rules)?))).collect()
@@ -40,11 +38,7 @@ impl Dirs {
         if self.out.exists() {
             anyhow::ensure!(std::fs::canonicalize(&self.db)? != std::fs::canonicalize(&self.out)?, "--out must differ from --db: {why}");
         }
-        let manifest = Manifest {
-            kind: kind.to_string(),
-            source: source_hash(tables.iter()),
-            files: files.map(|s| table_path("".as_ref(), s).display().to_string()).collect(),
-        };
+        let manifest = Manifest { kind: kind.to_string(), source: source_hash(tables.iter()), files: files.map(|s| table_path("".as_ref(), s).display().to_string()).collect() };
         Ok(manifest.claim(&self.out)?)
     }
 }

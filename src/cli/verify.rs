@@ -4,9 +4,9 @@ use super::progress::Bars;
 use morris::probe::Tablebase;
 use morris::table::table_path;
 use morris::verify::{needs, verify_sectors};
+use morris::Rules;
 use morris::{Sector, Unit};
 use std::path::PathBuf;
-use morris::Rules;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -45,12 +45,7 @@ fn sectors_of_starts(rules: &Rules, starts: &[(u8, u8)], all: bool) -> anyhow::R
         let root = Sector::start(wk, bk).ok_or_else(|| anyhow::anyhow!("no start {wk}-{bk}"))?;
         set.extend(Sector::reachable(root, game));
     }
-    let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones)
-        .into_iter()
-        .flat_map(|u| u.members())
-        .map(Sector::from)
-        .filter(|s| all || set.contains(s))
-        .collect();
+    let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones).into_iter().flat_map(|u| u.members()).map(Sector::from).filter(|s| all || set.contains(s)).collect();
     out.extend(Sector::solve_units(&set, game).map_err(|e| anyhow::anyhow!(e))?.into_iter().flatten());
     Ok(out)
 }
@@ -105,8 +100,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     anyhow::ensure!(!subs.is_empty(), "no tables to verify in {}; run `morris solve` first", args.db.display());
     // A table whose successors' tables are not all here (a compact set leaves some
     // out) can only have its blocks checked, not its values against its successors.
-    let (subs, blocks_only): (Vec<Sector>, Vec<Sector>) =
-        subs.into_iter().partition(|s| needs(*s, rules.game()).iter().all(|n| table_path(&args.db, *n).exists()));
+    let (subs, blocks_only): (Vec<Sector>, Vec<Sector>) = subs.into_iter().partition(|s| needs(*s, rules.game()).iter().all(|n| table_path(&args.db, *n).exists()));
     for s in &blocks_only {
         tb.table(*s)?.check()?;
     }

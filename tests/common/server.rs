@@ -40,11 +40,7 @@ impl Server {
     }
 
     fn spawn(mut cmd: Command) -> Server {
-        let mut child = cmd
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("start morris serve");
+        let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("start morris serve");
         let mut out = BufReader::new(child.stdout.take().unwrap());
         let mut line = String::new();
         out.read_line(&mut line).expect("read the server's first line");
@@ -53,12 +49,7 @@ impl Server {
             let mut sink = Vec::new();
             let _ = out.read_to_end(&mut sink);
         });
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .unwrap_or_else(|| panic!("no address in the server's first line: {line:?}"))
-            .to_string();
+        let addr = line.split("http://").nth(1).and_then(|r| r.split('/').next()).unwrap_or_else(|| panic!("no address in the server's first line: {line:?}")).to_string();
         assert!(addr.starts_with("127.0.0.1:"), "unexpected address line: {line:?}");
         Server { child, addr }
     }

@@ -1,11 +1,11 @@
 //! Shared by the draw-class tests: a start solved strongly and classed in memory.
 
-use morris::solve::generate::{self, Options};
 use morris::rules::Rules;
+use morris::solve::generate::{self, Options};
 use morris::solve::solver::NoProgress;
-use morris::table::{table_path, TableFile};
 use morris::solve::ultra::run::{classes_in_memory, counts_of, sectors_of, InMemory};
 use morris::solve::ultra::SectorValues;
+use morris::table::{table_path, TableFile};
 use std::collections::BTreeMap;
 
 /// Solves a start strongly, then classes it in memory.

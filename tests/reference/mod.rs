@@ -44,10 +44,8 @@ use std::time::{Duration, Instant};
 // ---------------------------------------------------------------------------
 
 /// The 24 points in the notation's reading order (bit i of a mask = POINT_NAMES[i]).
-pub const POINT_NAMES: [&str; 24] = [
-    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
-    "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
-];
+pub const POINT_NAMES: [&str; 24] =
+    ["a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"];
 
 /// All 24 points.
 pub const FULL: u32 = (1 << 24) - 1;
@@ -73,10 +71,7 @@ pub fn mask_of(points: &str) -> u32 {
 
 /// Point names of a mask, in reading order.
 pub fn names_of(mask: u32) -> Vec<&'static str> {
-    (0..24)
-        .filter(|&i| mask & (1 << i) != 0)
-        .map(|i| POINT_NAMES[i])
-        .collect()
+    (0..24).filter(|&i| mask & (1 << i) != 0).map(|i| POINT_NAMES[i]).collect()
 }
 
 /// Parse the BOARD part of a position string (24 chars of W/B/.).
@@ -179,12 +174,7 @@ fn build_geometry() -> Geometry {
         assert_eq!(mills_at[i].len(), 2, "every point lies on exactly 2 mills");
     }
     let mills_at = std::array::from_fn(|i| [mills_at[i][0], mills_at[i][1]]);
-    Geometry {
-        mills,
-        edges,
-        adj,
-        mills_at,
-    }
+    Geometry { mills, edges, adj, mills_at }
 }
 
 pub fn geometry() -> &'static Geometry {
@@ -348,9 +338,7 @@ pub fn colex_rank(mask: u32) -> u64 {
 /// All masks of `nbits` bits with exactly `k` set, in increasing order
 /// (which is colex order).
 pub fn masks_with(nbits: u32, k: u32) -> Vec<u32> {
-    (0u32..(1u32 << nbits))
-        .filter(|m| m.count_ones() == k)
-        .collect()
+    (0u32..(1u32 << nbits)).filter(|m| m.count_ones() == k).collect()
 }
 
 /// Squeeze `mask` (a subset of `free`) onto bit positions 0..|free|.
@@ -450,18 +438,8 @@ impl RefTable {
 
     /// Value for the side to move (`mover`), masks in reading order.
     pub fn get(&self, mover: u32, opp: u32) -> RefValue {
-        assert_eq!(
-            mover.count_ones(),
-            self.s,
-            "mover stone count != {}",
-            self.s
-        );
-        assert_eq!(
-            opp.count_ones(),
-            self.o,
-            "opponent stone count != {}",
-            self.o
-        );
+        assert_eq!(mover.count_ones(), self.s, "mover stone count != {}", self.s);
+        assert_eq!(opp.count_ones(), self.o, "opponent stone count != {}", self.o);
         assert_eq!(mover & opp, 0, "overlapping masks");
         assert_eq!((mover | opp) & !FULL, 0, "bits beyond 24 points");
         self.values[self.index(mover, opp)]
@@ -493,29 +471,11 @@ impl RefTable {
     }
 
     pub fn deepest_win(&self) -> Option<u16> {
-        self.values
-            .iter()
-            .filter_map(|v| {
-                if let RefValue::Win(d) = v {
-                    Some(*d)
-                } else {
-                    None
-                }
-            })
-            .max()
+        self.values.iter().filter_map(|v| if let RefValue::Win(d) = v { Some(*d) } else { None }).max()
     }
 
     pub fn deepest_loss(&self) -> Option<u16> {
-        self.values
-            .iter()
-            .filter_map(|v| {
-                if let RefValue::Loss(d) = v {
-                    Some(*d)
-                } else {
-                    None
-                }
-            })
-            .max()
+        self.values.iter().filter_map(|v| if let RefValue::Loss(d) = v { Some(*d) } else { None }).max()
     }
 
     /// Number of raw positions per value.
@@ -539,10 +499,7 @@ impl RefTable {
         // the identity fixes everything
         let mut fixed: HashMap<RefValue, u64> = self.histogram();
         for perm in &syms[1..] {
-            assert!(
-                perm.iter().enumerate().any(|(i, &j)| i != j),
-                "identity must come first"
-            );
+            assert!(perm.iter().enumerate().any(|(i, &j)| i != j), "identity must come first");
             let part: Vec<RefValue> = majors
                 .par_iter()
                 .enumerate()
@@ -562,11 +519,7 @@ impl RefTable {
         fixed
             .into_iter()
             .map(|(v, n)| {
-                assert_eq!(
-                    n % syms.len() as u64,
-                    0,
-                    "Burnside sum not divisible for {v:?}"
-                );
+                assert_eq!(n % syms.len() as u64, 0, "Burnside sum not divisible for {v:?}");
                 (v, n / syms.len() as u64)
             })
             .collect()
@@ -602,12 +555,7 @@ enum CaptureTarget<'a> {
 /// Evaluate one undetermined position in round `n`, given a lookup of the
 /// current (start-of-round) values of its children. Only children of depth
 /// < n count as known.
-fn evaluate(
-    mover: u32,
-    opp: u32,
-    n: u16,
-    lookup: impl Fn(u32, u32) -> RefValue,
-) -> Option<RefValue> {
+fn evaluate(mover: u32, opp: u32, n: u16, lookup: impl Fn(u32, u32) -> RefValue) -> Option<RefValue> {
     let mut min_loss: Option<u16> = None;
     let mut max_win: Option<u16> = None;
     let mut all_children_known_wins = true;
@@ -695,26 +643,11 @@ fn capture_events(view: &SubspaceView, mover: u32, opp: u32) -> u64 {
 /// it stays undetermined in round n and need not be evaluated.
 fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<RefTable> {
     let verbose = std::env::var_os("REF_VERBOSE").is_some();
-    let subs: Vec<(u32, u32)> = if s == o {
-        vec![(s, o)]
-    } else {
-        vec![(s, o), (o, s)]
-    };
+    let subs: Vec<(u32, u32)> = if s == o { vec![(s, o)] } else { vec![(s, o), (o, s)] };
     // capture from a-b leads to (b-1)-a
-    let targets: Vec<CaptureTarget> = subs
-        .iter()
-        .map(|&(a, b)| {
-            if b - 1 < 3 {
-                CaptureTarget::Terminal
-            } else {
-                CaptureTarget::Table(solved.get(&(b - 1, a)).expect("dependency solved first"))
-            }
-        })
-        .collect();
-    let partner: Vec<usize> = subs
-        .iter()
-        .map(|&(a, b)| subs.iter().position(|&x| x == (b, a)).unwrap())
-        .collect();
+    let targets: Vec<CaptureTarget> =
+        subs.iter().map(|&(a, b)| if b - 1 < 3 { CaptureTarget::Terminal } else { CaptureTarget::Table(solved.get(&(b - 1, a)).expect("dependency solved first")) }).collect();
+    let partner: Vec<usize> = subs.iter().map(|&(a, b)| subs.iter().position(|&x| x == (b, a)).unwrap()).collect();
     // Deepest value among capture children (all known from the start).
     let ext_max_depth: u16 = targets
         .iter()
@@ -726,41 +659,25 @@ fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<R
         .unwrap();
 
     // Draw doubles as "not determined yet" during the iteration.
-    let mut vals: Vec<Vec<RefValue>> = subs
-        .iter()
-        .map(|&(a, b)| vec![RefValue::Draw; subspace_len(a, b)])
-        .collect();
+    let mut vals: Vec<Vec<RefValue>> = subs.iter().map(|&(a, b)| vec![RefValue::Draw; subspace_len(a, b)]).collect();
     let opps: Vec<Vec<u32>> = subs.iter().map(|&(_, b)| masks_with(24, b)).collect();
     let movers_c: Vec<Vec<u32>> = subs.iter().map(|&(a, b)| masks_with(24 - b, a)).collect();
-    let mut open: Vec<Vec<bool>> = subs
-        .iter()
-        .map(|&(a, b)| vec![true; subspace_len(a, b)])
-        .collect();
+    let mut open: Vec<Vec<bool>> = subs.iter().map(|&(a, b)| vec![true; subspace_len(a, b)]).collect();
     // block_changed[k][rank(mover)]: some position of subspace k with that
     // mover got its value in the previous round. All true before round 0.
-    let mut block_changed: Vec<Vec<bool>> = subs
-        .iter()
-        .map(|&(a, _)| vec![true; binom(24, a) as usize])
-        .collect();
+    let mut block_changed: Vec<Vec<bool>> = subs.iter().map(|&(a, _)| vec![true; binom(24, a) as usize]).collect();
     let events: Vec<Vec<u64>> = (0..subs.len())
         .map(|k| {
             let (a, b) = subs[k];
-            let view = SubspaceView {
-                a,
-                b,
-                same: &vals[partner[k]],
-                capture: targets[k],
-            };
+            let view = SubspaceView { a, b, same: &vals[partner[k]], capture: targets[k] };
             let mut ev = vec![0u64; subspace_len(a, b)];
-            ev.par_chunks_mut(movers_c[k].len())
-                .enumerate()
-                .for_each(|(rp, chunk)| {
-                    let p = opps[k][rp];
-                    let free = FULL & !p;
-                    for (slot, &c) in chunk.iter_mut().zip(&movers_c[k]) {
-                        *slot = capture_events(&view, expand(c, free), p);
-                    }
-                });
+            ev.par_chunks_mut(movers_c[k].len()).enumerate().for_each(|(rp, chunk)| {
+                let p = opps[k][rp];
+                let free = FULL & !p;
+                for (slot, &c) in chunk.iter_mut().zip(&movers_c[k]) {
+                    *slot = capture_events(&view, expand(c, free), p);
+                }
+            });
             ev
         })
         .collect();
@@ -773,15 +690,9 @@ fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<R
         let all_updates: Vec<Vec<(usize, usize, RefValue)>> = (0..subs.len())
             .map(|k| {
                 let (a, b) = subs[k];
-                let view = SubspaceView {
-                    a,
-                    b,
-                    same: &vals[partner[k]],
-                    capture: targets[k],
-                };
+                let view = SubspaceView { a, b, same: &vals[partner[k]], capture: targets[k] };
                 let nminor = movers_c[k].len();
-                let (open_k, events_k, partner_changed) =
-                    (&open[k], &events[k], &block_changed[partner[k]]);
+                let (open_k, events_k, partner_changed) = (&open[k], &events[k], &block_changed[partner[k]]);
                 let counted = std::sync::atomic::AtomicUsize::new(0);
                 let ups: Vec<(usize, usize, RefValue)> = opps[k]
                     .par_iter()
@@ -812,10 +723,7 @@ fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<R
             .collect();
         let changed: usize = all_updates.iter().map(|u| u.len()).sum();
         if verbose {
-            eprintln!(
-                "  round {n}: evaluated {evaluated:?}, determined {:?}",
-                all_updates.iter().map(|u| u.len()).collect::<Vec<_>>()
-            );
+            eprintln!("  round {n}: evaluated {evaluated:?}, determined {:?}", all_updates.iter().map(|u| u.len()).collect::<Vec<_>>());
         }
         for (k, updates) in all_updates.into_iter().enumerate() {
             let (a, b) = subs[k];
@@ -837,10 +745,7 @@ fn solve_system(solved: &HashMap<(u32, u32), RefTable>, s: u32, o: u32) -> Vec<R
         n += 1;
     }
 
-    subs.iter()
-        .zip(vals)
-        .map(|(&(a, b), values)| RefTable { s: a, o: b, values })
-        .collect()
+    subs.iter().zip(vals).map(|(&(a, b), values)| RefTable { s: a, o: b, values }).collect()
 }
 
 /// Solves and caches subspaces (and everything they capture into).
@@ -859,10 +764,7 @@ impl Default for RefSolver {
 
 impl RefSolver {
     pub fn new() -> Self {
-        RefSolver {
-            tables: HashMap::new(),
-            timings: Vec::new(),
-        }
+        RefSolver { tables: HashMap::new(), timings: Vec::new() }
     }
 
     pub fn is_solved(&self, s: u32, o: u32) -> bool {
@@ -870,10 +772,7 @@ impl RefSolver {
     }
 
     pub fn solve(&mut self, s: u32, o: u32) -> &RefTable {
-        assert!(
-            (3..=9).contains(&s) && (3..=9).contains(&o),
-            "subspace {s}-{o} out of range"
-        );
+        assert!((3..=9).contains(&s) && (3..=9).contains(&o), "subspace {s}-{o} out of range");
         if !self.tables.contains_key(&(s, o)) {
             // captures from s-o lead to (o-1)-s, from o-s to (s-1)-o
             if o > 3 {
@@ -885,10 +784,7 @@ impl RefSolver {
             let t0 = Instant::now();
             let tables = solve_system(&self.tables, s, o);
             let dt = t0.elapsed();
-            eprintln!(
-                "reference: solved {s}-{o} and {o}-{s} in {:.1} s",
-                dt.as_secs_f64()
-            );
+            eprintln!("reference: solved {s}-{o} and {o}-{s} in {:.1} s", dt.as_secs_f64());
             self.timings.push(((s, o), dt));
             for t in tables {
                 self.tables.insert((t.s, t.o), t);
@@ -915,11 +811,7 @@ impl RefSolver {
     pub fn verify(&self, s: u32, o: u32) {
         let t = self.table(s, o).expect("solve first");
         let same = self.table(o, s).expect("partner solved");
-        let capture = if o - 1 >= 3 {
-            Some(self.table(o - 1, s).expect("capture target solved"))
-        } else {
-            None
-        };
+        let capture = if o - 1 >= 3 { Some(self.table(o - 1, s).expect("capture target solved")) } else { None };
         // grouped by opponent p, so that the children (mostly in the block
         // of `same` with mover p) stay in cache
         let opps = masks_with(24, o);
@@ -954,13 +846,7 @@ impl RefSolver {
                 } else {
                     RefValue::Draw
                 };
-                assert_eq!(
-                    v,
-                    expect,
-                    "{s}-{o}: mover {:?} opponent {:?}",
-                    names_of(m),
-                    names_of(p)
-                );
+                assert_eq!(v, expect, "{s}-{o}: mover {:?} opponent {:?}", names_of(m), names_of(p));
             }
         });
     }

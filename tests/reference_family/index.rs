@@ -165,12 +165,7 @@ impl SameMover {
                 r += 1;
             }
         }
-        SameMover {
-            mover,
-            s: mover.count_ones(),
-            colex: colex_rank(mover),
-            free_rank,
-        }
+        SameMover { mover, s: mover.count_ones(), colex: colex_rank(mover), free_rank }
     }
 
     /// `raw_index(n, self.mover, opp)`.

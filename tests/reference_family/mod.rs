@@ -194,32 +194,13 @@ pub struct RefSolution {
 }
 
 impl RefSolution {
-    pub(crate) fn new(
-        rules: RefRules,
-        start: Option<RawPos>,
-        sectors: Vec<(Sector, Arc<Vec<u16>>)>,
-        pairs: Option<Vec<Vec<Sector>>>,
-    ) -> RefSolution {
+    pub(crate) fn new(rules: RefRules, start: Option<RawPos>, sectors: Vec<(Sector, Arc<Vec<u16>>)>, pairs: Option<Vec<Vec<Sector>>>) -> RefSolution {
         let by_sector = sectors.iter().enumerate().map(|(i, s)| (s.0, i)).collect();
-        RefSolution {
-            rules,
-            n: rules.points() as u32,
-            start,
-            sectors,
-            by_sector,
-            pairs,
-            reached: OnceLock::new(),
-            whole: true,
-        }
+        RefSolution { rules, n: rules.points() as u32, start, sectors, by_sector, pairs, reached: OnceLock::new(), whole: true }
     }
 
     /// A start's solution whose reached positions are known already.
-    pub(crate) fn with_reached(
-        rules: RefRules,
-        start: RawPos,
-        sectors: Vec<(Sector, Arc<Vec<u16>>)>,
-        reached: Vec<Vec<u64>>,
-    ) -> RefSolution {
+    pub(crate) fn with_reached(rules: RefRules, start: RawPos, sectors: Vec<(Sector, Arc<Vec<u16>>)>, reached: Vec<Vec<u64>>) -> RefSolution {
         let mut sol = RefSolution::new(rules, Some(start), sectors, Some(Vec::new()));
         sol.reached.set(reached).unwrap();
         sol.whole = false;
@@ -294,12 +275,7 @@ impl RefSolution {
             let nminor = minors.len();
             (0..values.len()).filter(move |&idx| self.included(k, idx)).map(move |idx| {
                 let m = movers[idx / nminor];
-                let pos = RawPos {
-                    mover: m,
-                    opp: expand(minors[idx % nminor], full & !m),
-                    mover_hand: sh,
-                    opp_hand: oh,
-                };
+                let pos = RawPos { mover: m, opp: expand(minors[idx % nminor], full & !m), mover_hand: sh, opp_hand: oh };
                 (pos, solve::decode(values[idx]))
             })
         })

@@ -21,11 +21,7 @@ pub fn terminal(rules: &RefRules, pos: &RawPos) -> Option<Terminal> {
     if pos.mover.count_ones() + pos.mover_hand < 3 {
         Some(Terminal::Loss)
     } else if pos.mover | pos.opp == rules.full() {
-        Some(if rules.full_board_draw {
-            Terminal::Draw
-        } else {
-            Terminal::Loss
-        })
+        Some(if rules.full_board_draw { Terminal::Draw } else { Terminal::Loss })
     } else {
         None
     }
@@ -43,9 +39,7 @@ pub fn mills_closed(g: &Geometry, stones: u32, p: usize) -> u32 {
 
 /// The opponent stones one removal may take (0: the mill removes nothing).
 pub fn removable(rules: &RefRules, opp: u32) -> u32 {
-    let free = bits(opp)
-        .filter(|&i| !in_mill(rules, opp, i))
-        .fold(0u32, |m, i| m | (1 << i));
+    let free = bits(opp).filter(|&i| !in_mill(rules, opp, i)).fold(0u32, |m, i| m | (1 << i));
     match rules.removal {
         Removal::Standard => {
             if free != 0 {
@@ -87,12 +81,7 @@ fn for_each_removal(rules: &RefRules, opp: u32, opp_hand: u32, count: u32, f: &m
 /// `terminal`: call that first.
 pub fn for_each_child(rules: &RefRules, pos: &RawPos, mut f: impl FnMut(RawPos)) {
     let g = rules.geometry();
-    let RawPos {
-        mover,
-        opp,
-        mover_hand,
-        opp_hand,
-    } = *pos;
+    let RawPos { mover, opp, mover_hand, opp_hand } = *pos;
     debug_assert_eq!(mover & opp, 0);
     debug_assert_eq!((mover | opp) & !rules.full(), 0);
     let empty = rules.full() & !(mover | opp);
@@ -105,14 +94,7 @@ pub fn for_each_child(rules: &RefRules, pos: &RawPos, mut f: impl FnMut(RawPos))
     let mut land = |moved: u32, to: usize, hand: u32| {
         let closed = mills_closed(g, moved, to);
         let count = if rules.take_each { closed } else { closed.min(1) };
-        for_each_removal(rules, opp, opp_hand, count, &mut |opp_left| {
-            f(RawPos {
-                mover: opp_left,
-                opp: moved,
-                mover_hand: opp_hand,
-                opp_hand: hand,
-            })
-        });
+        for_each_removal(rules, opp, opp_hand, count, &mut |opp_left| f(RawPos { mover: opp_left, opp: moved, mover_hand: opp_hand, opp_hand: hand }));
     };
     if can_place {
         for to in bits(empty) {

@@ -65,11 +65,7 @@ pub fn burnside_orbits(board: Board, s: u32, o: u32) -> u64 {
 
 /// The smallest image of (mover, opp) under the symmetries, as one number.
 pub fn canonical(g: &Geometry, mover: u32, opp: u32) -> u64 {
-    g.symmetries
-        .iter()
-        .map(|perm| ((apply_perm(perm, mover) as u64) << 32) | apply_perm(perm, opp) as u64)
-        .min()
-        .unwrap()
+    g.symmetries.iter().map(|perm| ((apply_perm(perm, mover) as u64) << 32) | apply_perm(perm, opp) as u64).min().unwrap()
 }
 
 /// Orbits of the raw positions of a sector, by listing every position and
@@ -104,11 +100,7 @@ pub fn orbit_histogram(board: Board, sol: &RefSolution) -> HashMap<RefValue, u64
         let me = ((pos.mover as u64) << 32) | pos.opp as u64;
         let mut smallest = true;
         for perm in &g.symmetries {
-            let img = RawPos {
-                mover: apply_perm(perm, pos.mover),
-                opp: apply_perm(perm, pos.opp),
-                ..pos
-            };
+            let img = RawPos { mover: apply_perm(perm, pos.mover), opp: apply_perm(perm, pos.opp), ..pos };
             assert_eq!(sol.get(&img), Some(v), "symmetry changes the value of {pos:?}");
             if (((img.mover as u64) << 32) | img.opp as u64) < me {
                 smallest = false;

@@ -4,15 +4,10 @@
 use std::sync::OnceLock;
 
 /// The 24 points of `nine` and `nine-diagonal` in the notation's reading order.
-pub const NINE_NAMES: [&str; 24] = [
-    "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3",
-    "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
-];
+pub const NINE_NAMES: [&str; 24] = ["a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4", "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1"];
 
 /// The 16 points of `six` in the notation's reading order.
-pub const SIX_NAMES: [&str; 16] = [
-    "a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3", "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1",
-];
+pub const SIX_NAMES: [&str; 16] = ["a5", "c5", "e5", "b4", "c4", "d4", "a3", "b3", "d3", "e3", "b2", "c2", "d2", "a1", "c1", "e1"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Board {
@@ -54,24 +49,8 @@ impl RefRules {
         let mut parts = s.split(',').map(str::trim);
         let name = parts.next().unwrap_or("");
         let mut r = match name {
-            "standard" => RefRules {
-                board: Board::Nine,
-                stones: 9,
-                flying: true,
-                lasker: false,
-                removal: Removal::Standard,
-                take_each: false,
-                full_board_draw: false,
-            },
-            "lasker" => RefRules {
-                board: Board::Nine,
-                stones: 10,
-                flying: true,
-                lasker: true,
-                removal: Removal::Standard,
-                take_each: false,
-                full_board_draw: false,
-            },
+            "standard" => RefRules { board: Board::Nine, stones: 9, flying: true, lasker: false, removal: Removal::Standard, take_each: false, full_board_draw: false },
+            "lasker" => RefRules { board: Board::Nine, stones: 10, flying: true, lasker: true, removal: Removal::Standard, take_each: false, full_board_draw: false },
             "morabaraba" | "twelve" => RefRules {
                 board: Board::NineDiagonal,
                 stones: 12,
@@ -93,9 +72,7 @@ impl RefRules {
             _ => return Err(format!("unknown rule set {name:?}")),
         };
         for opt in parts {
-            let (key, value) = opt
-                .split_once('=')
-                .ok_or_else(|| format!("option {opt:?} is not OPTION=VALUE"))?;
+            let (key, value) = opt.split_once('=').ok_or_else(|| format!("option {opt:?} is not OPTION=VALUE"))?;
             let bad = || format!("bad value {value:?} for option {key:?}");
             match key.trim() {
                 "stones" => r.stones = value.trim().parse().map_err(|_| bad())?,
@@ -139,11 +116,7 @@ impl RefRules {
             }
         }
         if !(3..=12).contains(&r.stones) || 2 * r.stones as usize > r.points() {
-            return Err(format!(
-                "stones={} out of range (3..12, at most half of {} points)",
-                r.stones,
-                r.points()
-            ));
+            return Err(format!("stones={} out of range (3..12, at most half of {} points)", r.stones, r.points()));
         }
         Ok(r)
     }
@@ -187,11 +160,7 @@ impl RefRules {
             if name.is_empty() {
                 continue;
             }
-            let i = self
-                .names()
-                .iter()
-                .position(|&p| p == name)
-                .unwrap_or_else(|| panic!("no point {name:?} on {:?}", self.board));
+            let i = self.names().iter().position(|&p| p == name).unwrap_or_else(|| panic!("no point {name:?} on {:?}", self.board));
             assert!(m & (1 << i) == 0, "point {name} listed twice");
             m |= 1 << i;
         }
@@ -200,10 +169,7 @@ impl RefRules {
 
     /// Point names of a mask, in reading order.
     pub fn names_of(&self, mask: u32) -> Vec<&'static str> {
-        (0..self.points())
-            .filter(|&i| mask & (1 << i) != 0)
-            .map(|i| self.names()[i])
-            .collect()
+        (0..self.points()).filter(|&i| mask & (1 << i) != 0).map(|i| self.names()[i]).collect()
     }
 }
 
@@ -287,9 +253,7 @@ fn build_geometry(board: Board) -> Geometry {
     }
     if board == Board::NineDiagonal {
         for (sx, sy) in [(-1, -1), (-1, 1), (1, -1), (1, 1)] {
-            let pts: Vec<usize> = (1..=c)
-                .map(|r| point_at(c + sx * r, c + sy * r).expect("corner"))
-                .collect();
+            let pts: Vec<usize> = (1..=c).map(|r| point_at(c + sx * r, c + sy * r).expect("corner")).collect();
             lines.push(pts);
         }
     }
@@ -348,15 +312,7 @@ fn build_geometry(board: Board) -> Geometry {
             }
         }
     }
-    Geometry {
-        names,
-        coords,
-        mills,
-        edges,
-        adj,
-        mills_at,
-        symmetries,
-    }
+    Geometry { names, coords, mills, edges, adj, mills_at, symmetries }
 }
 
 /// Image of a mask under a point permutation.

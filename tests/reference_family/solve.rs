@@ -142,12 +142,7 @@ impl Solver {
         let mut sv = Solver::new(rules);
         assert!(wk >= 3 && bk >= 3, "each side needs at least 3 stones");
         assert!(wk + bk <= sv.n, "{wk}+{bk} stones do not fit the board");
-        let start = RawPos {
-            mover: 0,
-            opp: 0,
-            mover_hand: wk,
-            opp_hand: bk,
-        };
+        let start = RawPos { mover: 0, opp: 0, mover_hand: wk, opp_hand: bk };
         let pairs = sv.plan(sector_of(&start));
         let sectors: Vec<Sector> = pairs.iter().flatten().copied().collect();
         let bits = reachable(rules, &start, &sectors, &pairs);
@@ -211,11 +206,7 @@ impl Solver {
     /// sector a placement or move with 0, 1, .. removals could reach), less
     /// finished games (side to move below 3 stones).
     pub fn child_sectors(&self, (s, o, sh, oh): Sector) -> Vec<Sector> {
-        let max_take = if self.rules.take_each {
-            self.rules.geometry().mills_at.iter().map(|m| m.len() as u32).max().unwrap()
-        } else {
-            1
-        };
+        let max_take = if self.rules.take_each { self.rules.geometry().mills_at.iter().map(|m| m.len() as u32).max().unwrap() } else { 1 };
         let mut out = Vec::new();
         for c in 0..=max_take.min(o) {
             if sh > 0 && s + o < self.n {
@@ -280,11 +271,7 @@ impl Solver {
         }
         let o = c.opp.count_ones();
         let sec = (s, o, c.mover_hand, c.opp_hand);
-        let idx = if c.mover == same.mover {
-            same.index(self.n, c.opp)
-        } else {
-            raw_index_so(self.n, s, o, c.mover, c.opp)
-        };
+        let idx = if c.mover == same.mover { same.index(self.n, c.opp) } else { raw_index_so(self.n, s, o, c.mover, c.opp) };
         for (k, (psec, vals)) in pair.iter().enumerate() {
             if *psec == sec {
                 return (vals[idx], Some((k, idx)));
@@ -306,12 +293,7 @@ impl Solver {
     /// the pair that is still undecided) and the events of the children
     /// outside the pair.
     fn scan(&self, pos: &RawPos, n: u16, pair: &[(Sector, &[u16])], mirror_k: usize) -> Scan {
-        let mut scan = Scan {
-            found: None,
-            witness: NO_WITNESS,
-            events: Events::default(),
-            last_event: 0,
-        };
+        let mut scan = Scan { found: None, witness: NO_WITNESS, events: Events::default(), last_event: 0 };
         match terminal(&self.rules, pos) {
             Some(Terminal::Loss) => scan.found = Some(Found::Value(LOSS)),
             Some(Terminal::Draw) => scan.found = Some(Found::TerminalDraw),
@@ -403,10 +385,7 @@ impl Solver {
     fn solve_pair(&self, subs: &[Sector]) -> Vec<Vec<u16>> {
         let n_pts = self.n;
         let full = self.rules.full();
-        let partner: Vec<usize> = subs
-            .iter()
-            .map(|&a| subs.iter().position(|&b| b == mirror(a)).unwrap())
-            .collect();
+        let partner: Vec<usize> = subs.iter().map(|&a| subs.iter().position(|&b| b == mirror(a)).unwrap()).collect();
         let lens: Vec<usize> = subs.iter().map(|&(s, o, _, _)| sector_len(n_pts, s, o)).collect();
         assert!(lens.iter().all(|&l| l < NO_WITNESS as usize), "sector too big for u32 witnesses");
         let mut vals: Vec<Vec<u16>> = lens.iter().map(|&l| vec![DRAW; l]).collect();
@@ -465,12 +444,7 @@ impl Solver {
                             if !look {
                                 continue;
                             }
-                            let pos = RawPos {
-                                mover: expand(c, full & !p),
-                                opp: p,
-                                mover_hand: sh,
-                                opp_hand: oh,
-                            };
+                            let pos = RawPos { mover: expand(c, full & !p), opp: p, mover_hand: sh, opp_hand: oh };
                             if n == 0 && !self.wanted(subs[k], raw_index(n_pts, pos.mover, p)) {
                                 open_c[rc] = false;
                                 continue;
@@ -511,10 +485,7 @@ impl Solver {
             drop(pair);
             let total: usize = decided.iter().map(|d| d.len()).sum();
             if self.verbose {
-                eprintln!(
-                    "  round {n}: looked at {looked:?}, decided {:?}",
-                    decided.iter().map(|d| d.len()).collect::<Vec<_>>()
-                );
+                eprintln!("  round {n}: looked at {looked:?}, decided {:?}", decided.iter().map(|d| d.len()).collect::<Vec<_>>());
             }
             for (k, dk) in decided.into_iter().enumerate() {
                 let (s, o, _, _) = subs[k];
@@ -562,12 +533,10 @@ impl Solver {
         let mut max_win: Option<u32> = None;
         let mut all_wins = true;
         let same = SameMover::new(pos.opp);
-        for_each_child(&self.rules, pos, |c| {
-            match decode(self.lookup(&[], &c, &same).0) {
-                RefValue::Loss(d) => min_loss = Some(min_loss.map_or(d, |x| x.min(d))),
-                RefValue::Win(d) => max_win = Some(max_win.map_or(d, |x| x.max(d))),
-                RefValue::Draw => all_wins = false,
-            }
+        for_each_child(&self.rules, pos, |c| match decode(self.lookup(&[], &c, &same).0) {
+            RefValue::Loss(d) => min_loss = Some(min_loss.map_or(d, |x| x.min(d))),
+            RefValue::Win(d) => max_win = Some(max_win.map_or(d, |x| x.max(d))),
+            RefValue::Draw => all_wins = false,
         });
         if let Some(d) = min_loss {
             RefValue::Win(d + 1)
@@ -590,24 +559,13 @@ impl Solver {
             let minors = masks_with(self.n - s, o);
             movers.par_iter().for_each(|&m| {
                 for &c in &minors {
-                    let pos = RawPos {
-                        mover: m,
-                        opp: expand(c, full & !m),
-                        mover_hand: sh,
-                        opp_hand: oh,
-                    };
+                    let pos = RawPos { mover: m, opp: expand(c, full & !m), mover_hand: sh, opp_hand: oh };
                     if !self.wanted(sec, raw_index(self.n, pos.mover, pos.opp)) {
                         continue;
                     }
                     let got = self.value(&pos).unwrap();
                     let want = self.expected(&pos);
-                    assert_eq!(
-                        got,
-                        want,
-                        "sector {sec:?}: mover {:?} opponent {:?}",
-                        self.rules.names_of(pos.mover),
-                        self.rules.names_of(pos.opp)
-                    );
+                    assert_eq!(got, want, "sector {sec:?}: mover {:?} opponent {:?}", self.rules.names_of(pos.mover), self.rules.names_of(pos.opp));
                 }
             });
             checked += match &self.reach {
@@ -652,27 +610,14 @@ impl Solver {
         assert!(wk + bk <= self.n, "{wk}+{bk} stones do not fit the board");
         let start_sec = (0, 0, wk, bk);
         self.solve_sector(start_sec);
-        let start = RawPos {
-            mover: 0,
-            opp: 0,
-            mover_hand: wk,
-            opp_hand: bk,
-        };
+        let start = RawPos { mover: 0, opp: 0, mover_hand: wk, opp_hand: bk };
         if let Some(reach) = &self.reach {
             assert_eq!(self.start, Some(start), "this solver is for another start");
-            let (sectors, bits) = self
-                .solved
-                .iter()
-                .map(|&sec| ((sec, self.tables[slot(sec)].clone().unwrap()), reach[slot(sec)].clone().unwrap()))
-                .unzip();
+            let (sectors, bits) = self.solved.iter().map(|&sec| ((sec, self.tables[slot(sec)].clone().unwrap()), reach[slot(sec)].clone().unwrap())).unzip();
             return RefSolution::with_reached(self.rules, start, sectors, bits);
         }
         let pairs = self.closure(start_sec);
-        let sectors = pairs
-            .iter()
-            .flatten()
-            .map(|&sec| (sec, self.tables[slot(sec)].clone().unwrap()))
-            .collect();
+        let sectors = pairs.iter().flatten().map(|&sec| (sec, self.tables[slot(sec)].clone().unwrap())).collect();
         RefSolution::new(self.rules, Some(start), sectors, Some(pairs))
     }
 }
@@ -692,10 +637,7 @@ pub fn reachable(rules: &RefRules, start: &RawPos, sectors: &[Sector], pairs: &[
     for (i, &sec) in sectors.iter().enumerate() {
         which[slot(sec)] = i;
     }
-    let marks: Vec<Vec<AtomicU64>> = sectors
-        .iter()
-        .map(|&sec| (0..words(sec)).map(|_| AtomicU64::new(0)).collect())
-        .collect();
+    let marks: Vec<Vec<AtomicU64>> = sectors.iter().map(|&sec| (0..words(sec)).map(|_| AtomicU64::new(0)).collect()).collect();
     let mark = |p: &RawPos, same: &SameMover| {
         let idx = if p.mover == same.mover { same.index(n, p.opp) } else { raw_index(n, p.mover, p.opp) };
         let bitset = &marks[which[slot(sector_of(p))]];
@@ -723,12 +665,7 @@ pub fn reachable(rules: &RefRules, start: &RawPos, sectors: &[Sector], pairs: &[
                         for b in bits(todo as u32).chain(bits((todo >> 32) as u32).map(|b| b + 32)) {
                             let idx = w * 64 + b;
                             let m = movers[idx / minors.len()];
-                            let pos = RawPos {
-                                mover: m,
-                                opp: expand(minors[idx % minors.len()], full & !m),
-                                mover_hand: sh,
-                                opp_hand: oh,
-                            };
+                            let pos = RawPos { mover: m, opp: expand(minors[idx % minors.len()], full & !m), mover_hand: sh, opp_hand: oh };
                             if terminal(rules, &pos).is_none() {
                                 let same = SameMover::new(pos.opp);
                                 for_each_child(rules, &pos, |c| {
@@ -750,8 +687,5 @@ pub fn reachable(rules: &RefRules, start: &RawPos, sectors: &[Sector], pairs: &[
     if std::env::var_os("REF_VERBOSE").is_some() {
         eprintln!("reference_family: forward enumeration in {:.2} s", t0.elapsed().as_secs_f64());
     }
-    marks
-        .into_iter()
-        .map(|m| m.into_iter().map(|a| a.into_inner()).collect())
-        .collect()
+    marks.into_iter().map(|m| m.into_iter().map(|a| a.into_inner()).collect()).collect()
 }

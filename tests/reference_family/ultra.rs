@@ -56,12 +56,7 @@ pub type Counts = (u64, u64, u64, u64);
 /// `colex(m) * minors.len() + j` (`minors = masks_with(n - s, o)`).
 fn block<'a>(rules: &RefRules, sec: Sector, m: u32, minors: &'a [u32]) -> impl Iterator<Item = RawPos> + 'a {
     let free = rules.full() & !m;
-    minors.iter().map(move |&c| RawPos {
-        mover: m,
-        opp: expand(c, free),
-        mover_hand: sec.2,
-        opp_hand: sec.3,
-    })
+    minors.iter().map(move |&c| RawPos { mover: m, opp: expand(c, free), mover_hand: sec.2, opp_hand: sec.3 })
 }
 
 fn is_movement(sec: Sector) -> bool {
@@ -85,11 +80,7 @@ pub fn child_sectors(rules: &RefRules, sec: Sector) -> BTreeSet<Sector> {
     let (s, o, sh, oh) = sec;
     let n = rules.points() as u32;
     // Every sector a move could lead into (a superset): only to stop early.
-    let max_take = if rules.take_each {
-        rules.geometry().mills_at.iter().map(|m| m.len() as u32).max().unwrap()
-    } else {
-        1
-    };
+    let max_take = if rules.take_each { rules.geometry().mills_at.iter().map(|m| m.len() as u32).max().unwrap() } else { 1 };
     let mut maybe = BTreeSet::new();
     for c in 0..=max_take.min(o) {
         if sh > 0 {
@@ -196,11 +187,7 @@ impl Symmetries {
 
     /// Image of a position under symmetry `k` (the hands stay).
     pub fn image_pos(&self, k: usize, p: &RawPos) -> RawPos {
-        RawPos {
-            mover: self.image(k, p.mover),
-            opp: self.image(k, p.opp),
-            ..*p
-        }
+        RawPos { mover: self.image(k, p.mover), opp: self.image(k, p.opp), ..*p }
     }
 
     /// Is the position the smallest of its orbit, in the order of
@@ -242,10 +229,7 @@ pub fn sector_orbit_counts(rules: &RefRules, sol: &RefSolution, sec: Sector) -> 
 /// start's solution of whole sectors (`Solver::new(..).solve_start`, as
 /// `solve_ultra` makes it).
 pub fn sector_counts(rules: &RefRules, sol: &RefSolution) -> BTreeMap<Sector, Counts> {
-    graph_of(rules, sol)
-        .keys()
-        .map(|&x| (x, sector_orbit_counts(rules, sol, x)))
-        .collect()
+    graph_of(rules, sol).keys().map(|&x| (x, sector_orbit_counts(rules, sol, x))).collect()
 }
 
 // ---------------------------------------------------------------------------
@@ -273,10 +257,7 @@ impl Frac {
         assert!(den != 0, "zero denominator");
         let g = gcd(num, den).max(1);
         let sign = if den < 0 { -1 } else { 1 };
-        Frac {
-            num: sign * num / g,
-            den: sign * den / g,
-        }
+        Frac { num: sign * num / g, den: sign * den / g }
     }
 
     pub fn int(k: i128) -> Frac {
@@ -293,10 +274,7 @@ impl Frac {
     }
 
     pub fn abs(self) -> Frac {
-        Frac {
-            num: self.num.abs(),
-            den: self.den,
-        }
+        Frac { num: self.num.abs(), den: self.den }
     }
 
     pub fn signum(self) -> i32 {
@@ -376,11 +354,7 @@ pub fn sector_ranks(counts: &BTreeMap<Sector, Counts>) -> BTreeMap<Sector, i32> 
     scores
         .iter()
         .map(|(&x, a)| {
-            let r = if a.num == 0 {
-                0
-            } else {
-                a.signum() * (mags.binary_search(&a.abs()).unwrap() as i32 + 1)
-            };
+            let r = if a.num == 0 { 0 } else { a.signum() * (mags.binary_search(&a.abs()).unwrap() as i32 + 1) };
             (x, r)
         })
         .collect()
@@ -413,13 +387,7 @@ pub struct UnitGraph {
 impl UnitGraph {
     /// A graph from a list of nodes `(u, best_exit, terminal, moves)`.
     pub fn from_nodes(nodes: &[(i32, Option<i32>, bool, Vec<u32>)]) -> UnitGraph {
-        let mut g = UnitGraph {
-            u: Vec::new(),
-            best_exit: Vec::new(),
-            terminal: Vec::new(),
-            offsets: vec![0],
-            edges: Vec::new(),
-        };
+        let mut g = UnitGraph { u: Vec::new(), best_exit: Vec::new(), terminal: Vec::new(), offsets: vec![0], edges: Vec::new() };
         for (u, e, t, moves) in nodes {
             g.u.push(*u);
             g.best_exit.push(*e);
@@ -475,10 +443,7 @@ pub fn attractors(g: &UnitGraph, s: i32) -> (Vec<bool>, Vec<bool>) {
             .map(|p| {
                 let moves = g.moves(p);
                 let ap = a[p] || g.best_exit[p].is_some_and(|e| e >= s) || moves.iter().any(|&q| b[q as usize]);
-                let bp = b[p]
-                    || (!g.terminal[p]
-                        && g.best_exit[p].is_none_or(|e| e <= -s)
-                        && moves.iter().all(|&q| a[q as usize]));
+                let bp = b[p] || (!g.terminal[p] && g.best_exit[p].is_none_or(|e| e <= -s) && moves.iter().all(|&q| a[q as usize]));
                 (ap, bp)
             })
             .unzip();
@@ -512,11 +477,7 @@ pub fn unit_classes(g: &UnitGraph) -> Vec<i32> {
         let above = g.u.iter().any(|&u| t > u).then(|| attractors(g, t).0);
         let below = g.u.iter().any(|&u| t <= u).then(|| attractors(g, 1 - t).1);
         class.par_iter_mut().enumerate().for_each(|(p, c)| {
-            let at_least_t = if t > g.u[p] {
-                above.as_ref().unwrap()[p]
-            } else {
-                !below.as_ref().unwrap()[p]
-            };
+            let at_least_t = if t > g.u[p] { above.as_ref().unwrap()[p] } else { !below.as_ref().unwrap()[p] };
             match c {
                 None if at_least_t => *c = Some(t),
                 None => {}
@@ -655,12 +616,7 @@ impl DrawClasses {
             let minors = masks_with(n - s, o);
             (0..t.class.len()).filter(move |&i| t.class[i] != NOT_DRAWN).map(move |i| {
                 let m = movers[i / minors.len()];
-                let p = RawPos {
-                    mover: m,
-                    opp: expand(minors[i % minors.len()], full & !m),
-                    mover_hand: sh,
-                    opp_hand: oh,
-                };
+                let p = RawPos { mover: m, opp: expand(minors[i % minors.len()], full & !m), mover_hand: sh, opp_hand: oh };
                 (p, t.class[i], (t.depth[i] != NO_DEPTH).then_some(t.depth[i]))
             })
         })
@@ -760,19 +716,11 @@ pub fn units_children_first(rules: &RefRules, graph: &BTreeMap<Sector, BTreeSet<
 /// The graph of the game of one unit: its nodes are the drawn positions of
 /// its sectors (sector by sector, each in `raw_index` order), with their
 /// raw indices.
-fn unit_graph(
-    rules: &RefRules,
-    unit: &[Sector],
-    ranks: &BTreeMap<Sector, i32>,
-    dc: &DrawClasses,
-) -> (UnitGraph, Vec<Vec<u32>>) {
+fn unit_graph(rules: &RefRules, unit: &[Sector], ranks: &BTreeMap<Sector, i32>, dc: &DrawClasses) -> (UnitGraph, Vec<Vec<u32>>) {
     let n = rules.points() as u32;
     let tables: Vec<&SectorTable> = unit.iter().map(|&x| dc.table(x).unwrap()).collect();
     // node number of each drawn position: the sectors one after the other
-    let node_idx: Vec<Vec<u32>> = tables
-        .iter()
-        .map(|t| (0..t.class.len()).filter(|&i| t.class[i] == UNKNOWN).map(|i| i as u32).collect())
-        .collect();
+    let node_idx: Vec<Vec<u32>> = tables.iter().map(|t| (0..t.class.len()).filter(|&i| t.class[i] == UNKNOWN).map(|i| i as u32).collect()).collect();
     let mut first = vec![0usize];
     for v in &node_idx {
         first.push(first.last().unwrap() + v.len());
@@ -792,13 +740,7 @@ fn unit_graph(
         .collect();
 
     type Chunk = (Vec<(i32, Option<i32>, bool, usize)>, Vec<u32>);
-    let mut g = UnitGraph {
-        u: Vec::new(),
-        best_exit: Vec::new(),
-        terminal: Vec::new(),
-        offsets: vec![0],
-        edges: Vec::new(),
-    };
+    let mut g = UnitGraph { u: Vec::new(), best_exit: Vec::new(), terminal: Vec::new(), offsets: vec![0], edges: Vec::new() };
     for (k, &x) in unit.iter().enumerate() {
         let (s, o, sh, oh) = x;
         let u = ranks[&x];
@@ -811,12 +753,7 @@ fn unit_graph(
                 let mut edges = Vec::new();
                 for &i in idxs {
                     let (m, p) = raw_unindex(n, s, o, i as usize, &movers, &minors);
-                    let pos = RawPos {
-                        mover: m,
-                        opp: p,
-                        mover_hand: sh,
-                        opp_hand: oh,
-                    };
+                    let pos = RawPos { mover: m, opp: p, mover_hand: sh, opp_hand: oh };
                     let before = edges.len();
                     let mut best: Option<i32> = None;
                     let term = match terminal(rules, &pos) {
@@ -877,17 +814,14 @@ pub fn draw_classes(rules: &RefRules, sol: &RefSolution, ranks: &BTreeMap<Sector
         let (s, o, _, _) = x;
         let minors = masks_with(n - s, o);
         let mut class = vec![NOT_DRAWN; sector_len(n, s, o)];
-        class
-            .par_chunks_mut(minors.len())
-            .zip(masks_with(n, s))
-            .for_each(|(chunk, m)| {
-                for (c, p) in chunk.iter_mut().zip(block(rules, x, m, &minors)) {
-                    let v = sol.sector_value(&p).unwrap_or_else(|| panic!("sector {x:?} not in the solution"));
-                    if v == RefValue::Draw {
-                        *c = UNKNOWN;
-                    }
+        class.par_chunks_mut(minors.len()).zip(masks_with(n, s)).for_each(|(chunk, m)| {
+            for (c, p) in chunk.iter_mut().zip(block(rules, x, m, &minors)) {
+                let v = sol.sector_value(&p).unwrap_or_else(|| panic!("sector {x:?} not in the solution"));
+                if v == RefValue::Draw {
+                    *c = UNKNOWN;
                 }
-            });
+            }
+        });
         let depth = vec![NO_DEPTH; class.len()];
         which[slot(x)] = tables.len();
         tables.push(SectorTable { sec: x, class, depth });
@@ -896,13 +830,7 @@ pub fn draw_classes(rules: &RefRules, sol: &RefSolution, ranks: &BTreeMap<Sector
         }
     }
     let units = units_children_first(rules, &graph);
-    let mut dc = DrawClasses {
-        rules: *rules,
-        n,
-        tables,
-        which,
-        units: units.clone(),
-    };
+    let mut dc = DrawClasses { rules: *rules, n, tables, which, units: units.clone() };
     for unit in &units {
         let t0 = Instant::now();
         let (g, node_idx) = unit_graph(rules, unit, ranks, &dc);
@@ -945,12 +873,7 @@ pub fn solve_ultra(rules: &RefRules, wk: u32, bk: u32) -> (RefSolution, BTreeMap
     let t2 = Instant::now();
     let classes = draw_classes(rules, &sol, &ranks);
     if verbose() {
-        eprintln!(
-            "ultra: solved in {:.1} s, counts and ranks {:.1} s, classes {:.1} s",
-            (t1 - t0).as_secs_f64(),
-            (t2 - t1).as_secs_f64(),
-            t2.elapsed().as_secs_f64()
-        );
+        eprintln!("ultra: solved in {:.1} s, counts and ranks {:.1} s, classes {:.1} s", (t1 - t0).as_secs_f64(), (t2 - t1).as_secs_f64(), t2.elapsed().as_secs_f64());
     }
     (sol, ranks, classes)
 }
