@@ -28,7 +28,7 @@ fn bench_placement(c: &mut Criterion) {
         g.bench_function(format!("empty board {wk}-{bk} ({nodes} nodes)"), |b| {
             b.iter(|| {
                 let tt = search::Tt::new(search::table_bytes_for(&root));
-                search::solve_in(&root, &tables, &tt, &NoProgress).value
+                search::solve_with_tt(&root, &tables, &tt, &NoProgress).value
             })
         });
     }
@@ -38,7 +38,7 @@ fn bench_placement(c: &mut Criterion) {
     g.bench_function("placement probe, 4-4 after 4 plies", |b| {
         b.iter(|| {
             let tt = search::Tt::new(search::table_bytes_for(&root));
-            search::solve_in(&root, &tables, &tt, &NoProgress).value
+            search::solve_with_tt(&root, &tables, &tt, &NoProgress).value
         })
     });
     g.finish();

@@ -6,10 +6,11 @@
 use morris::position::value::{Deep, Value, DEEP_LOSS, DEEP_WIN};
 use morris::position::{Color, Position};
 use morris::solve::generate::{self, Options};
-use morris::solve::placement::{layered, MovementTables, SearchOptions, Searcher};
+use morris::solve::placement::{layered, MovementTables};
 use morris::solve::solver::{NoProgress, Stats};
 use morris::table::{table_path, write_table, write_table_deep, TableError, TableFile};
 use morris::{Rules, Sector, Subspace, Tablebase};
+use morris::{SearchOptions, Searcher};
 use std::fs;
 use std::path::Path;
 

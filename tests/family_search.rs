@@ -6,9 +6,10 @@
 //! positions along random games.
 
 use morris::solve::generate::{self, Options};
-use morris::solve::placement::{layered, MovementTables, SearchOptions, Searcher};
+use morris::solve::placement::{layered, MovementTables};
 use morris::solve::solver::{solve_unit, NoProgress};
 use morris::{Position, Rules, Tablebase, Unit};
+use morris::{SearchOptions, Searcher};
 use std::collections::HashMap;
 
 #[path = "common/rng.rs"]

@@ -197,7 +197,7 @@ fn search_matches_layered_backward_induction() {
             m.sort_by(|x, y| x.0.cmp(&y.0));
             m
         };
-        for a in [placement::solve(&root, &tables, &NoProgress), search::solve_in(&root, &tables, &shared, &NoProgress)] {
+        for a in [placement::solve(&root, &tables, &NoProgress), search::solve_with_tt(&root, &tables, &shared, &NoProgress)] {
             assert_eq!(a.value, b.value, "{root}");
             assert_eq!(moves(&a), moves(&b), "{root}");
         }

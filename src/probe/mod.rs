@@ -7,9 +7,11 @@
 //! placement positions take the same path. A lookup never searches: a position whose
 //! table is absent is an error, unless a compact set derives it through one ply over
 //! its kept tables ([`crate::table::compact`]). Searching is
-//! [`placement::Searcher`](crate::solve::placement::Searcher)'s, on purpose.
+//! [`Searcher`](crate::probe::Searcher)'s, on purpose.
 
 mod cache;
+mod searcher;
+pub use searcher::{SearchOptions, Searcher};
 pub mod ultra;
 
 use crate::rules::movegen::NONE;

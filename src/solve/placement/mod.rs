@@ -18,10 +18,8 @@
 pub mod induction;
 pub mod layered;
 pub mod search;
-mod searcher;
 mod tt;
 
-pub use searcher::{SearchOptions, Searcher};
 pub use tt::Tt;
 
 use crate::rules::game::Game;

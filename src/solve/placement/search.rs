@@ -70,7 +70,7 @@ struct Child {
 }
 
 /// The search from one root: its plies, the tables it reads and the statistics it
-/// keeps. [`solve`] and [`solve_in`] drive it; use it directly to value positions of
+/// keeps. [`solve`] and [`solve_with_tt`] drive it; use it directly to value positions of
 /// the root's game one by one with [`Search::exact`].
 pub struct Search<'a> {
     /// The rules of the tables, which the search plays by.
@@ -405,12 +405,12 @@ impl<'a> Search<'a> {
 /// Solves the game from `root` exactly: its value and every legal move's, with depths.
 /// Tables that `MovementTables::needed(root)` lists may be read.
 pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) -> Solution {
-    solve_in(root, tables, &Tt::new(table_bytes_for(root)), progress)
+    solve_with_tt(root, tables, &Tt::new(table_bytes_for(root)), progress)
 }
 
 /// `solve` with a given transposition table, which may be shared with other searches
 /// (before, after or at the same time) and keeps what they learned.
-pub fn solve_in(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dyn Progress) -> Solution {
+pub fn solve_with_tt(root: &Position, tables: &MovementTables, tt: &Tt, progress: &dyn Progress) -> Solution {
     if root.is_movement() {
         return movement_root(root, tables);
     }

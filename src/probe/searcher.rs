@@ -6,9 +6,9 @@
 //! solved exactly by searching over the movement tables, but from the empty 9-9 board
 //! that takes minutes and gigabytes: only a caller that means it builds a [`Searcher`].
 
-use super::{MovementTables, Solution, Tt, Values};
+use crate::solve::placement::{MovementTables, Solution, Tt, Values};
 use crate::position::Position;
-use crate::probe::{ProbeError, Tablebase};
+use super::{ProbeError, Tablebase};
 use crate::solve::solver::Progress;
 use crate::position::subspace::Subspace;
 use crate::table::TableError;
@@ -70,7 +70,7 @@ impl Kept {
 /// `Send + Sync`: share it between threads.
 ///
 /// ```rust
-/// use morris::solve::placement::{SearchOptions, Searcher};
+/// use morris::{SearchOptions, Searcher};
 /// use morris::{Position, Tablebase, Value};
 ///
 /// // Movement tables only (s + o <= 6): no placement sector table.
@@ -118,7 +118,7 @@ impl Searcher {
             let tt = g.1.get_or_insert_with(|| Arc::new(Tt::new(self.options.tt_bytes))).clone();
             (g.0, tt)
         };
-        let solution = super::search::solve_in(pos, &tables, &tt, progress);
+        let solution = crate::solve::placement::search::solve_with_tt(pos, &tables, &tt, progress);
         let mut g = self.tt.lock().unwrap();
         if let Some(e) = tables.take_error() {
             *g = (g.0 + 1, None);
