@@ -116,8 +116,8 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
         need.extend(capture_subs.iter().copied());
         loaded.retain(|s, _| need.contains(s));
         for s in need {
-            if !loaded.contains_key(&s) {
-                loaded.insert(s, load(tb, s.into(), results_only)?);
+            if let std::collections::hash_map::Entry::Vacant(e) = loaded.entry(s) {
+                e.insert(load(tb, s.into(), results_only)?);
             }
         }
         let board = game.rules.board;
@@ -221,8 +221,8 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
         need.push(sector);
         loaded.retain(|s, _| need.contains(s));
         for &s in &need {
-            if !loaded.contains_key(&s) {
-                loaded.insert(s, load(tb, s, results_only)?);
+            if let std::collections::hash_map::Entry::Vacant(e) = loaded.entry(s) {
+                e.insert(load(tb, s, results_only)?);
             }
         }
         let one = verify_placement(game, sector, &loaded, results_only, progress);

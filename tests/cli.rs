@@ -351,7 +351,8 @@ fn bad_input_never_panics_and_scripts_get_json() {
 #[test]
 fn exit_codes_fifos_and_thread_counts() {
     let dir = tempfile::tempdir().unwrap();
-    for f in ["3-3.mtb"] {
+    {
+        let f = "3-3.mtb";
         std::fs::copy(db().join(f), dir.path().join(f)).unwrap();
     }
     let d = dir.path().to_str().unwrap();

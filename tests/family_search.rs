@@ -56,7 +56,7 @@ fn check(rule_set: &str, wk: u8, bk: u8, games: usize) {
                 break;
             }
             pos = children[rng.below(children.len() as u64) as usize].1;
-            if !pos.is_movement() && morris::probe::sector_of(&pos).map_or(false, |s| s.is_some()) {
+            if !pos.is_movement() && morris::probe::sector_of(&pos).is_ok_and(|s| s.is_some()) {
                 roots.push(pos);
             }
         }

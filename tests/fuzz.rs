@@ -159,7 +159,7 @@ fn hide(bad: &mut [u8], other: &[u8], rng: &mut Rng) -> bool {
         region.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
         region.extend_from_slice(&((skip - 8) as u32).to_le_bytes());
         region.resize(a.1 - 4, 0);
-        region.extend_from_slice(&bad[a.0 + a.1 - 4..a.0 + a.1].to_vec());
+        region.extend_from_slice(&bad[a.0 + a.1 - 4..a.0 + a.1]);
         bad[a.0..a.0 + a.1].copy_from_slice(&region);
         return true;
     }

@@ -126,7 +126,7 @@ fn reference_leaf(t33: &reference::RefTable, m: u32, o: u32) -> Value {
 fn three_three_start_matches_brute_force_with_reference_leaves() {
     let mut rs = reference::RefSolver::new();
     let t33 = rs.solve(3, 3);
-    let leaf = |m: u32, o: u32| reference_leaf(&t33, m, o);
+    let leaf = |m: u32, o: u32| reference_leaf(t33, m, o);
     let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
     let root = Position::unchecked(morris::Rules::STANDARD, 0, 0, 3, 3, Color::White);
     let tables = MovementTables::from_map(morris::rules::game::Game::standard(), engine_tables(6));
@@ -238,7 +238,7 @@ fn three_three_start_sectors_match_brute_force_counts() {
     assert_eq!(sectors.len(), 6, "{sectors:?}");
     let mut rs = reference::RefSolver::new();
     let t33 = rs.solve(3, 3);
-    let leaf = |m: u32, o: u32| reference_leaf(&t33, m, o);
+    let leaf = |m: u32, o: u32| reference_leaf(t33, m, o);
     let mut brute = Brute { leaf: &leaf, memo: HashMap::new() };
     let syms = reference::symmetries();
     let sets = |k: u32| (0u32..1 << 24).filter(move |x| x.count_ones() == k);

@@ -165,12 +165,12 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
         assert!(probed > 0);
         // Whole-table loads, and the check of `stats --check`.
         let t = TableFile::open(&path, d.sector, &Rules::STANDARD).unwrap();
-        names_table(&t.read_all().err().expect("read_all"));
-        names_table(&t.read_all_mapped().err().expect("read_all_mapped"));
-        names_table(&t.read_wld_mapped().err().expect("read_wld_mapped"));
-        names_table(&t.check().err().expect("check"));
+        names_table(&t.read_all().expect_err("read_all"));
+        names_table(&t.read_all_mapped().expect_err("read_all_mapped"));
+        names_table(&t.read_wld_mapped().expect_err("read_wld_mapped"));
+        names_table(&t.check().expect_err("check"));
         let mut buf = vec![];
-        names_table(&t.read_block(d.blocks[0], &mut buf).err().expect("read_block"));
+        names_table(&t.read_block(d.blocks[0], &mut buf).expect_err("read_block"));
         std::fs::write(&path, good).unwrap();
         eprintln!("{}: {name} blocks {:?}: every read path refuses", d.what, d.blocks);
     }
@@ -276,12 +276,12 @@ fn a_frame_hidden_behind_a_skippable_frame_is_an_error_on_every_read_path() {
             }
             // Whole-table reads, and the check of `stats --check`.
             let t = TableFile::open(&path, sub, &Rules::STANDARD).unwrap();
-            names_table(&t.read_wld_mapped().err().expect("read_wld_mapped"));
-            names_table(&t.check().err().expect("check"));
+            names_table(&t.read_wld_mapped().expect_err("read_wld_mapped"));
+            names_table(&t.check().expect_err("check"));
             if full {
-                names_table(&t.read_all().err().expect("read_all"));
+                names_table(&t.read_all().expect_err("read_all"));
                 let mut buf = vec![];
-                names_table(&t.read_block(k, &mut buf).err().expect("read_block"));
+                names_table(&t.read_block(k, &mut buf).expect_err("read_block"));
                 // The server: an error answer, never a value.
                 let srv = server::Server::start(dir.path(), &[]);
                 let p = Position::movement(morris::Rules::STANDARD, Color::White, pos[0].0, pos[0].1);

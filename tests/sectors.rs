@@ -132,7 +132,7 @@ fn moves_play_and_mainline() {
         assert_eq!(at, step.position);
         // The side to move after step k has 23 - k - 1 plies left, and loses when even.
         let left = 23 - k as u16 - 1;
-        assert_eq!(step.value, if left % 2 == 0 { Value::Loss(left) } else { Value::Win(left) }, "step {k}");
+        assert_eq!(step.value, if left.is_multiple_of(2) { Value::Loss(left) } else { Value::Win(left) }, "step {k}");
     }
     assert!(at.legal_moves().is_empty() || tb.probe(&at).unwrap() == Value::Loss(0));
     let draw = Position::parse("W.......B............... w 2 2", morris::Rules::STANDARD).unwrap();

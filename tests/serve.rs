@@ -248,7 +248,7 @@ fn slow_clients_neither_block_the_server_nor_stay_forever() {
         s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
         let mut buf = [0u8; 512];
         let n = s.read(&mut buf);
-        assert!(matches!(n, Ok(_)) || n.as_ref().is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset), "a slow client is still held: {n:?}");
+        assert!(n.is_ok() || n.as_ref().is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset), "a slow client is still held: {n:?}");
     }
 }
 

@@ -32,7 +32,7 @@ fn check_one_ply(rules: &Rules, values: &SectorValues, mem: &InMemory) -> (u64, 
     for (&x, strong) in &mem.values {
         let cl = &mem.classes[&x];
         let index = x.index_on(rules.board);
-        let r = values.get(x).unwrap() as i32;
+        let r = values.get(x).unwrap();
         let unit = x.unit(game);
         let cyclic = x.cyclic(game);
         for i in 0..index.len() {
@@ -47,7 +47,7 @@ fn check_one_ply(rules: &Rules, values: &SectorValues, mem: &InMemory) -> (u64, 
             }
             draws += 1;
             let (mover, opp) = index.unindex(i);
-            let pos = Position::new(morris::Rules::clone(&rules), mover, opp, x.sh, x.oh, Color::White).unwrap();
+            let pos = Position::new(morris::Rules::clone(rules), mover, opp, x.sh, x.oh, Color::White).unwrap();
             let delta = c as i32 - r;
             let depth = cl.depth[i as usize];
             // Options: (delta-value for the mover, depth after it: 0 for an exit).

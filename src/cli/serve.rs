@@ -731,7 +731,7 @@ async fn info(State(app): State<Arc<App>>) -> Result<Json<JsonValue>, ApiError> 
 
 fn info_json(app: &App) -> JsonValue {
     let tables = std::fs::read_dir(app.tb.dir()).map(|rd| rd.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count()).unwrap_or(0);
-    let starts = complete_starts(&app);
+    let starts = complete_starts(app);
     // The rule set's own game when it is there, else the largest start that is.
     let own = app.tb.rules().stones;
     let open = starts.iter().copied().max_by_key(|&(w, b)| ((w, b) == (own, own), w + b, w));

@@ -220,9 +220,9 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
             continue;
         }
         for dep in unit.dependencies(game) {
-            if !cache.0.contains_key(&dep) {
+            if let std::collections::hash_map::Entry::Vacant(e) = cache.0.entry(dep) {
                 let t = TableFile::open(&table_path(&opts.dir, dep), dep, &opts.rules)?;
-                cache.0.insert(dep, read_with_deep(&t)?);
+                e.insert(read_with_deep(&t)?);
             }
         }
         let start = Instant::now();
@@ -315,9 +315,9 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         children.sort();
         children.dedup();
         for &child in &children {
-            if !cache.0.contains_key(&child) {
+            if let std::collections::hash_map::Entry::Vacant(e) = cache.0.entry(child) {
                 let t = TableFile::open(&table_path(&opts.dir, child), child, &opts.rules)?;
-                cache.0.insert(child, read_with_deep(&t)?);
+                e.insert(read_with_deep(&t)?);
             }
         }
         let start = Instant::now();

@@ -466,7 +466,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                     });
                     // Parents share this position's mover set; only its symmetries can merge them.
                     let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
-                    if d % 2 == 0 && limits.is_deep(Value::Win(d + 1)) {
+                    if d.is_multiple_of(2) && limits.is_deep(Value::Win(d + 1)) {
                         // Every update of this level sets the same deep win, under the
                         // lock of the parent's shard, so the byte and its depth agree.
                         for &p in &preds[..k] {
@@ -481,7 +481,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
                                 decided.push((d + 1, p));
                             }
                         }
-                    } else if d % 2 == 0 {
+                    } else if d.is_multiple_of(2) {
                         let win = enc_win(d + 1);
                         for &p in &preds[..k] {
                             let slot = &parent.value[p as usize];

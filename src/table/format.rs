@@ -272,7 +272,7 @@ impl Header {
                 }
             }
         }
-        if header.block_size == 0 || header.block_size % 4 != 0 || header.entries.div_ceil(header.block_size as u64) != blocks as u64 {
+        if header.block_size == 0 || !header.block_size.is_multiple_of(4) || header.entries.div_ceil(header.block_size as u64) != blocks as u64 {
             return Err(corrupt("entry or block count does not match the block size"));
         }
         let mut index = Vec::with_capacity(blocks as usize);

@@ -209,10 +209,9 @@ impl TableError {
 pub fn one_rule_set(dir: &Path, rules: &Rules) -> Result<(), TableError> {
     let entries = std::fs::read_dir(dir).map_err(|source| TableError::Io { path: dir.to_owned(), source })?;
     for sector in entries.filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok()) {
-        match TableFile::open(&table_path(dir, sector), sector, rules) {
-            Err(e @ TableError::WrongRules { .. }) => return Err(e),
-            // Damage is for the table's own turn: it is solved again or reported.
-            _ => {}
+        // Damage is for the table's own turn: it is solved again or reported.
+        if let Err(e @ TableError::WrongRules { .. }) = TableFile::open(&table_path(dir, sector), sector, rules) {
+            return Err(e);
         }
     }
     Ok(())

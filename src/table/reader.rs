@@ -216,7 +216,7 @@ impl TableFile {
             return Err(TableError::corrupt(path, "deep section checksum mismatch"));
         }
         let entries: Vec<(u64, u16)> = raw.chunks_exact(DEEP_ENTRY).map(|e| (u64::from_le_bytes(e[..8].try_into().unwrap()), u16::from_le_bytes(e[8..].try_into().unwrap()))).collect();
-        let deep_depth = |d: u16| (d % 2 == 1 && d > crate::position::value::MAX_WIN) || (d % 2 == 0 && d > crate::position::value::MAX_LOSS);
+        let deep_depth = |d: u16| (d % 2 == 1 && d > crate::position::value::MAX_WIN) || (d.is_multiple_of(2) && d > crate::position::value::MAX_LOSS);
         let ordered = entries.windows(2).all(|w| w[0].0 < w[1].0);
         if !ordered || entries.iter().any(|&(slot, d)| slot >= header.entries || !deep_depth(d)) {
             return Err(TableError::corrupt(path, "deep section entries out of order, outside the table, or not deep"));
@@ -283,7 +283,7 @@ impl TableFile {
         if has_code_3(wld) {
             return Err(self.corrupt(format!("block {k} has an invalid WLD code")));
         }
-        if len % 4 != 0 && wld.last().is_some_and(|&x| x >> (2 * (len % 4)) != 0) {
+        if !len.is_multiple_of(4) && wld.last().is_some_and(|&x| x >> (2 * (len % 4)) != 0) {
             return Err(self.corrupt(format!("block {k} has codes past its end")));
         }
         if let Some(depth) = depth {

@@ -805,13 +805,14 @@ impl RefSolver {
     /// - else Loss(d+1) if all children are wins, d the longest (Loss(0) if
     ///   there are no children);
     /// - else Draw.
+    ///
     /// Together with finite depths this has only one solution (induction on
     /// depth), so passing it proves the table right given the move rules.
     /// Panics with the first offending position.
     pub fn verify(&self, s: u32, o: u32) {
         let t = self.table(s, o).expect("solve first");
         let same = self.table(o, s).expect("partner solved");
-        let capture = if o - 1 >= 3 { Some(self.table(o - 1, s).expect("capture target solved")) } else { None };
+        let capture = if o > 3 { Some(self.table(o - 1, s).expect("capture target solved")) } else { None };
         // grouped by opponent p, so that the children (mostly in the block
         // of `same` with mover p) stay in cache
         let opps = masks_with(24, o);

@@ -27,7 +27,9 @@ pub fn terminal(rules: &RefRules, pos: &RawPos) -> Option<Terminal> {
     }
 }
 
-/// Does `stones` hold a whole mill through point `p`?
+/// Does `stones` hold a whole mill through point `p`? (clippy's `contains` would
+/// compare each mill with the stones it holds, not ask whether they fill it.)
+#[allow(clippy::manual_contains)]
 pub fn in_mill(rules: &RefRules, stones: u32, p: usize) -> bool {
     rules.geometry().mills_at[p].iter().any(|&m| stones & m == m)
 }

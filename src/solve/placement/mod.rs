@@ -278,8 +278,6 @@ pub struct Solution {
 
 /// A root that is already a movement position: its value and its moves' come straight
 /// from the tables.
-
-
 pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solution {
     let (m, o) = (root.mover(), root.opponent());
     let mut moves = Vec::new();

@@ -170,10 +170,10 @@ pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn cr
         let unit: Vec<Sector> = x.unit(game).into_iter().filter(|c| set.contains(c)).collect();
         let need: BTreeSet<Sector> = unit.iter().flat_map(|&u| std::iter::once(u).chain(u.children(game))).filter(|c| set.contains(c)).collect();
         for &c in &need {
-            if !mem.contains_key(&c) {
+            if let std::collections::hash_map::Entry::Vacant(e) = mem.entry(c) {
                 let strong = TableFile::open(&table_path(dir, c), c, rules)?;
                 let classes = ClassFile::open(dir, &strong, values.fingerprint())?.read_all(&strong)?;
-                mem.insert(c, (strong.read_all()?, classes));
+                e.insert((strong.read_all()?, classes));
             }
         }
         // Favoured depths of the unit, from the unfavoured ones the files keep: the

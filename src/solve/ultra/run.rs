@@ -235,14 +235,14 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
         // The unit's strong values, and the strong values and classes of its exits.
         let exits: BTreeSet<Sector> = unit.iter().flat_map(|x| x.children(game)).filter(|c| !unit.contains(c) && set.contains(c)).collect();
         for &x in unit.iter().chain(&exits) {
-            if !mem.values.contains_key(&x) {
-                mem.values.insert(x, strong[&x].read_all()?);
+            if let std::collections::hash_map::Entry::Vacant(e) = mem.values.entry(x) {
+                e.insert(strong[&x].read_all()?);
             }
         }
         for &x in &exits {
-            if !mem.classes.contains_key(&x) {
+            if let std::collections::hash_map::Entry::Vacant(e) = mem.classes.entry(x) {
                 let f = ClassFile::open(dir, &strong[&x], fp)?;
-                mem.classes.insert(x, Classes { depth: Vec::new(), ..f.read_all(&strong[&x])? });
+                e.insert(Classes { depth: Vec::new(), ..f.read_all(&strong[&x])? });
             }
         }
         let t = std::time::Instant::now();
