@@ -519,7 +519,7 @@ fn exception<'py>(m: &Bound<'py, PyModule>, name: &str, bases: &[&Bound<'py, PyA
 /// Six Men's Morris and others), read from the tables that `morris solve` writes.
 /// Every probe is one table read, never a search.
 ///
-/// A position is a str in the notation of RULES.md, "BOARD SIDE [WHITE_IN_HAND
+/// A position is a str in the notation of docs/rules.md, "BOARD SIDE [WHITE_IN_HAND
 /// BLACK_IN_HAND]", or a `Position`. Values are for the side to move, and a move's
 /// value is for the side that plays it, in every call. Values order from worst to best
 /// for that side, so the best of some moves is `max(m.value for m in moves)`.
