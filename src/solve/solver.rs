@@ -193,6 +193,7 @@ fn into_plain(v: Vec<AtomicU8>) -> Vec<u8> {
     unsafe { Vec::from_raw_parts(v.as_mut_ptr() as *mut u8, v.len(), v.capacity()) }
 }
 
+#[inline]
 pub(crate) fn dedup_sorted(buf: &mut [u64]) -> usize {
     buf.sort_unstable();
     let mut n = 0;
