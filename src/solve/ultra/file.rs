@@ -57,6 +57,17 @@ const HASH_AT: usize = 64;
 const RULES_AT: usize = 128;
 const RANK_AT: usize = 72;
 
+/// Why a group of classes does not fit the class file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GroupError {
+    /// A block holds more draws than a group's 16-bit count.
+    #[error("{0} entries in one block; a block holds at most 65535")]
+    BlockEntries(usize),
+    /// A group holds more distinct classes than its one-byte palette.
+    #[error("{0} distinct classes in one group; a group holds at most 255")]
+    Classes(usize),
+}
+
 /// A group's entries as stored before compression: for each of its strong blocks the
 /// number of entries (`u16`), then the distinct classes of the group (a count byte, then
 /// each as `i16`), then each entry's index in that list packed in `width(count)` bits
@@ -72,17 +83,17 @@ const RANK_AT: usize = 72;
 /// `Tablebase::probe_class`). That halves the class files of the whole game, whose
 /// depths take 2 bits a draw even under zstd.
 #[doc(hidden)]
-pub fn encode_group(blocks: &[Vec<(i16, u16)>], rank: i16) -> Result<Vec<u8>, String> {
+pub fn encode_group(blocks: &[Vec<(i16, u16)>], rank: i16) -> Result<Vec<u8>, GroupError> {
     let mut out = Vec::new();
     for b in blocks {
-        out.extend_from_slice(&u16::try_from(b.len()).map_err(|_| format!("{} entries in one block", b.len()))?.to_le_bytes());
+        out.extend_from_slice(&u16::try_from(b.len()).map_err(|_| GroupError::BlockEntries(b.len()))?.to_le_bytes());
     }
     let entries = || blocks.iter().flatten();
     let mut palette: Vec<i16> = entries().map(|e| e.0).collect();
     palette.sort_unstable();
     palette.dedup();
     if palette.len() > 255 {
-        return Err(format!("{} distinct classes in one group; a group holds at most 255", palette.len()));
+        return Err(GroupError::Classes(palette.len()));
     }
     out.push(palette.len() as u8);
     palette.iter().for_each(|c| out.extend_from_slice(&c.to_le_bytes()));
@@ -226,7 +237,7 @@ pub fn write_classes(dir: &Path, strong: &TableFile, classes: &Classes, classes_
             if blocks.iter().all(Vec::is_empty) {
                 return Ok(Vec::new());
             }
-            let body = encode_group(&blocks, rank).map_err(|detail| TableError::Corrupt { path: class_path(dir, h.sector), detail })?;
+            let body = encode_group(&blocks, rank).map_err(|e| TableError::Corrupt { path: class_path(dir, h.sector), detail: e.to_string() })?;
             let mut z = zstd::bulk::Compressor::new(19).expect("zstd compressor");
             z.include_checksum(true).expect("zstd parameter");
             Ok(z.compress(&body).expect("zstd compression of an in-memory block"))
