@@ -64,24 +64,31 @@ pub enum PlayerKind {
     Random,
 }
 
-/// A player specification that does not parse.
+/// Why a player specification does not parse; each holds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown player {0:?}: expected strong, ultra, random or alphabeta:nodes=N (N from 1 to 10^9)")]
-pub struct PlayerParseError(pub String);
+pub enum PlayerParseError {
+    /// No player of that name.
+    #[error("unknown player {0:?}: expected strong, ultra, random or alphabeta:nodes=N (N from 1 to 10^9)")]
+    Unknown(String),
+    /// `alphabeta:nodes=N` with an N that is not a number from 1 to 10^9.
+    #[error("unknown player {0:?}: the nodes of alphabeta:nodes=N are a number from 1 to 10^9")]
+    Nodes(String),
+}
 
 impl FromStr for PlayerKind {
     type Err = PlayerParseError;
     fn from_str(s: &str) -> Result<PlayerKind, PlayerParseError> {
-        let err = || PlayerParseError(s.to_string());
+        let err = || PlayerParseError::Unknown(s.to_string());
+        let nodes_err = || PlayerParseError::Nodes(s.to_string());
         match s.trim() {
             "strong" => Ok(PlayerKind::Strong),
             "ultra" => Ok(PlayerKind::Ultra),
             "random" => Ok(PlayerKind::Random),
             other => {
                 let n = other.strip_prefix("alphabeta:nodes=").ok_or_else(err)?;
-                let nodes: u64 = n.replace('_', "").parse().map_err(|_| err())?;
+                let nodes: u64 = n.replace('_', "").parse().map_err(|_| nodes_err())?;
                 if !(1..=1_000_000_000).contains(&nodes) {
-                    return Err(err());
+                    return Err(nodes_err());
                 }
                 Ok(PlayerKind::AlphaBeta { nodes })
             }

@@ -305,10 +305,16 @@ impl fmt::Display for Sector {
     }
 }
 
-/// A sector name that is not `S-O` or `S-O-SH-OH` of a sector of the game; holds the text.
+/// Why a sector name is not `S-O` or `S-O-SH-OH` of a sector of the game; each holds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid sector '{0}': expected S-O (a movement subspace, 3 <= S, O <= 12) or S-O-SH-OH (stones on the board and in hand of the side to move and of the opponent, at most 12 and at least 3 a side)")]
-pub struct SectorParseError(pub String);
+pub enum SectorParseError {
+    /// Not two or four numbers joined by `-`.
+    #[error("invalid sector '{0}': expected S-O (a movement subspace, 3 <= S, O <= 12) or S-O-SH-OH (stones on the board and in hand of the side to move and of the opponent, at most 12 and at least 3 a side)")]
+    Format(String),
+    /// Numbers that name no sector (too many stones, or too few to play).
+    #[error("invalid sector '{0}': no sector has these stones; expected S-O (3 <= S, O <= 12) or S-O-SH-OH (at most 12 and at least 3 a side, board and hand)")]
+    NoSuchSector(String),
+}
 
 /// The sector graph restricted to a set of sectors has a cycle: no order solves each
 /// sector after the sectors it leads into.
@@ -319,20 +325,35 @@ pub struct CycleError(pub Sector);
 impl FromStr for Sector {
     type Err = SectorParseError;
     fn from_str(text: &str) -> Result<Sector, SectorParseError> {
-        let err = || SectorParseError(text.to_string());
-        let parts: Vec<u8> = text.trim().split('-').map(|p| p.parse::<u8>().map_err(|_| err())).collect::<Result<_, _>>()?;
+        let format = || SectorParseError::Format(text.to_string());
+        let parts: Vec<u8> = text.trim().split('-').map(|p| p.parse::<u8>().map_err(|_| format())).collect::<Result<_, _>>()?;
         match parts[..] {
             [s, o] => Sector::new(s, o, 0, 0),
             [s, o, sh, oh] => Sector::new(s, o, sh, oh),
-            _ => None,
+            _ => return Err(format()),
         }
-        .ok_or_else(err)
+        .ok_or_else(|| SectorParseError::NoSuchSector(text.to_string()))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Parse errors say why: a shape that is no name, or numbers that name nothing.
+    #[test]
+    fn parse_errors_say_why() {
+        use crate::position::subspace::{Subspace, SubspaceParseError};
+        use crate::rules::movegen::{Move, MoveParseError};
+        assert_eq!("3-x".parse::<Sector>(), Err(SectorParseError::Format("3-x".into())));
+        assert_eq!("3-3-1".parse::<Sector>(), Err(SectorParseError::Format("3-3-1".into())));
+        assert_eq!("13-3".parse::<Sector>(), Err(SectorParseError::NoSuchSector("13-3".into())));
+        assert_eq!("4".parse::<Subspace>(), Err(SubspaceParseError::Format("4".into())));
+        assert_eq!("2-3".parse::<Subspace>(), Err(SubspaceParseError::OutOfRange("2-3".into())));
+        assert_eq!("z9".parse::<Move>(), Err(MoveParseError::UnknownPoint("z9".into(), "z9".into())));
+        assert_eq!("d1xa7xa7".parse::<Move>(), Err(MoveParseError::Malformed("d1xa7xa7".into())));
+        assert!("z9".parse::<Move>().unwrap_err().to_string().contains("'z9' is not a point"));
+    }
 
     #[test]
     fn standard_game_has_the_published_sector_count() {

@@ -92,19 +92,25 @@ impl fmt::Display for Subspace {
     }
 }
 
-/// A subspace name that is not `S-O` with `3 <= S, O <= 9`; holds the text.
+/// Why a subspace name is not `S-O` with `3 <= S, O <= 12`; each holds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid subspace '{0}': expected S-O with 3 <= S, O <= 12, e.g. 4-3")]
-pub struct SubspaceParseError(pub String);
+pub enum SubspaceParseError {
+    /// Not two numbers joined by `-`.
+    #[error("invalid subspace '{0}': expected S-O with 3 <= S, O <= 12, e.g. 4-3")]
+    Format(String),
+    /// Numbers outside 3..=12.
+    #[error("invalid subspace '{0}': each side has 3 to 12 stones in a subspace, e.g. 4-3")]
+    OutOfRange(String),
+}
 
 impl FromStr for Subspace {
     type Err = SubspaceParseError;
     fn from_str(text: &str) -> Result<Subspace, SubspaceParseError> {
-        let err = || SubspaceParseError(text.to_string());
+        let err = || SubspaceParseError::Format(text.to_string());
         let (s, o) = text.trim().split_once('-').ok_or_else(err)?;
         let s: u8 = s.parse().map_err(|_| err())?;
         let o: u8 = o.parse().map_err(|_| err())?;
-        Subspace::new(s, o).ok_or_else(err)
+        Subspace::new(s, o).ok_or_else(|| SubspaceParseError::OutOfRange(text.to_string()))
     }
 }
 

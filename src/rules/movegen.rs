@@ -87,9 +87,9 @@ impl Move {
 
     /// Parses the notation with the point names of `board` (see `FromStr`).
     pub fn parse_on(board: Board, text: &str) -> Result<Move, MoveParseError> {
-        let err = || MoveParseError(text.to_string());
+        let err = || MoveParseError::Malformed(text.to_string());
         let geo = board.geometry();
-        let point = |s: &str| geo.point(s).map(|p| p as u8).ok_or_else(err);
+        let point = |s: &str| geo.point(s).map(|p| p as u8).ok_or_else(|| MoveParseError::UnknownPoint(text.to_string(), s.to_string()));
         let mut parts = text.trim().split('x');
         let head = parts.next().unwrap_or_default();
         let captures = parts.map(point).collect::<Result<Vec<u8>, _>>()?;
@@ -108,10 +108,16 @@ impl Move {
     }
 }
 
-/// A move string that is not a move of the notation; holds the text.
+/// Why a move string is not a move of the notation; each holds the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("invalid move '{0}': expected d1, a1-a4, a1-a4xd7 or d1xg7 (d1xg7xa7 where a double mill takes two stones)")]
-pub struct MoveParseError(pub String);
+pub enum MoveParseError {
+    /// A name in it is not a point of the board: the text and the name.
+    #[error("invalid move '{0}': '{1}' is not a point of this board; expected d1, a1-a4, a1-a4xd7 or d1xg7 (d1xg7xa7 where a double mill takes two stones)")]
+    UnknownPoint(String, String),
+    /// Its shape is not a move's (three captures, a stone taken twice, ...).
+    #[error("invalid move '{0}': expected d1, a1-a4, a1-a4xd7 or d1xg7 (d1xg7xa7 where a double mill takes two stones)")]
+    Malformed(String),
+}
 
 impl std::str::FromStr for Move {
     type Err = MoveParseError;
