@@ -233,15 +233,8 @@ impl Position {
     /// opponent's stones. Raw bitboards, not checked: use `new` (or `validate`) for
     /// untrusted input.
     pub fn movement(rules: Rules, to_move: Color, mover: Bits, opp: Bits) -> Position {
-        Position::from_sides(rules, to_move, mover, opp, 0, 0)
-    }
-
-    /// A position under `rules` from the side to move's point of view: its stones and
-    /// hand, and the opponent's. Not checked, like [`Position::movement`].
-    pub fn from_sides(rules: Rules, to_move: Color, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8) -> Position {
         let (white, black) = if to_move == Color::White { (mover, opp) } else { (opp, mover) };
-        let (white_hand, black_hand) = if to_move == Color::White { (mover_hand, opp_hand) } else { (opp_hand, mover_hand) };
-        Position { white, black, white_hand, black_hand, to_move, rules }
+        Position { white, black, white_hand: 0, black_hand: 0, to_move, rules }
     }
 
     /// The side to move's stones on the board.
