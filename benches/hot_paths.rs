@@ -7,7 +7,8 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use morris::cpu::fast;
 use morris::position::index::SubspaceIndex;
 use morris::rules::movegen::{for_each_move, for_each_unmove};
-use morris::solve::solver::{solve_unit, NoProgress};
+use morris::solve::solver::solve_unit;
+use morris::NoProgress;
 use morris::{Subspace, Unit};
 use std::collections::HashMap;
 

@@ -3,7 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use morris::solve::placement::{search, MovementTables};
-use morris::solve::solver::{solve_unit, NoProgress};
+use morris::solve::solver::solve_unit;
+use morris::NoProgress;
 use morris::{Color, Position, Unit};
 use std::collections::HashMap;
 

@@ -4,7 +4,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use morris::position::index::SubspaceIndex;
 use morris::probe::Tablebase;
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::NoProgress;
+use morris::NoProgress;
 use morris::Subspace;
 
 const N: usize = 4096;

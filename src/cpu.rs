@@ -101,6 +101,19 @@ fn microcoded_pext() -> bool {
     (&vendor == b"AuthenticAMD" || &vendor == b"HygonGenuine") && family < 0x19
 }
 
+/// Asks the CPU to start loading the cache line holding `at`.
+#[inline(always)]
+pub fn prefetch<T>(at: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint; it never faults, whatever the address.
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(at as *const i8, std::arch::x86_64::_MM_HINT_T0)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// Calls `f` in code compiled with popcnt and BMI2. Only for [`fast!`]. `#[inline]`
 /// puts a copy in the caller's codegen unit, next to the closure it must absorb.
 #[doc(hidden)]

@@ -24,7 +24,7 @@
 //! // is `starts: vec![(9, 9)]` with `max_stones: 18`, a much longer job.
 //! # let dir = tempfile::tempdir()?;
 //! let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-//! morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
+//! morris::solve::generate::run(&opts, &morris::NoProgress)?;
 //!
 //! // Board in reading order (a7 d7 g7 b6 d6 f6 c5 d5 e5 a4 b4 c4 e4 f4 g4 c3 d3 e3 b2 d2
 //! // f2 a1 d1 g1), side to move, and the hands (left out once both are empty).
@@ -81,6 +81,7 @@ pub use rules::movegen::{Move, MoveParseError};
 pub use rules::{Rules, RulesError};
 pub use solve::generate::{run as generate, Options as GenerateOptions, Report, Reporter};
 pub use solve::placement::Solution;
-pub use solve::solver::{NoProgress, Progress, Stats};
+pub use solve::progress::{NoProgress, Progress};
+pub use table::stats::Stats;
 pub use table::{Checked, TableError, TableFile};
 pub use verify::{verify, verify_sectors, Mismatch, Outcome};

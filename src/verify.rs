@@ -10,7 +10,7 @@ use crate::rules::movegen::for_each_move;
 use crate::position::{Color, Position};
 use crate::probe::Tablebase;
 use crate::position::value::value_at;
-use crate::solve::solver::Progress;
+use crate::solve::progress::Progress;
 use crate::position::subspace::Subspace;
 use crate::position::sector::Sector;
 use crate::solve::placement::{for_each_ply_move, Ply};
@@ -153,12 +153,12 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
                             wins_now = true;
                         } else if removed == 0 {
                             let ci = mirror.0.index_with(&prep, cm, co);
-                            crate::solve::placement::prefetch(mirror.1.as_ptr().wrapping_add(ci as usize));
+                            crate::cpu::prefetch(mirror.1.as_ptr().wrapping_add(ci as usize));
                             at.push((ci, 0));
                         } else {
                             let (cx, cv, _) = captures[removed - 1].expect("a capture leads to a solved subspace");
                             let ci = cx.index(cm, co);
-                            crate::solve::placement::prefetch(cv.as_ptr().wrapping_add(ci as usize));
+                            crate::cpu::prefetch(cv.as_ptr().wrapping_add(ci as usize));
                             at.push((ci, removed));
                         }
                     });
@@ -279,7 +279,7 @@ fn verify_placement(game: &crate::rules::game::Game, sector: Sector, loaded: &Ha
                         .position(|c| c.0.s == cs && c.0.o == co && c.0.oh == sh_after)
                         .expect("every child is in a child sector");
                     let ci = children[k].1.index_with(if Some(k) == plain { &prep } else { &None }, opp_after, after);
-                    crate::solve::placement::prefetch(children[k].2.as_ptr().wrapping_add(ci as usize));
+                    crate::cpu::prefetch(children[k].2.as_ptr().wrapping_add(ci as usize));
                     at.push((k, ci));
                 });
                 let expected = if wins_now {

@@ -4,7 +4,7 @@
 use morris::arena::{play_match, wilson, MatchOptions, Outcome, PlayerKind};
 use morris::rules::Rules;
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::NoProgress;
+use morris::NoProgress;
 use morris::Tablebase;
 
 fn tables(start: (u8, u8)) -> tempfile::TempDir {

@@ -28,7 +28,7 @@ fn present(dir: &Path) -> Vec<Sector> {
 fn compact_sets_answer_every_probe_as_the_full_set() {
     let full = tempfile::tempdir().unwrap();
     let opts = morris::solve::generate::Options { dir: full.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4), (3, 4)], rules: morris::Rules::STANDARD };
-    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
+    morris::solve::generate::run(&opts, &morris::NoProgress).unwrap();
     let (compact, results) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let path = |d: &tempfile::TempDir| d.path().to_str().unwrap().to_string();
     for (out, extra) in [(&compact, None), (&results, Some("--wdl"))] {

@@ -22,7 +22,7 @@ fn s(p: &Path) -> &str {
 fn solved() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 7, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
+    morris::solve::generate::run(&opts, &morris::NoProgress).unwrap();
     dir
 }
 
@@ -83,7 +83,7 @@ fn copies_rerun_into_their_own_output_and_clear_stale_temporary_files() {
     assert!(text(&o).contains("morris compact"), "{}", text(&o));
     let small = tempfile::tempdir().unwrap();
     let opts = morris::solve::generate::Options { dir: small.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
-    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
+    morris::solve::generate::run(&opts, &morris::NoProgress).unwrap();
     let o = morris(&["compact", "--db", s(small.path()), "--out", s(&dest)]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("other tables"), "{}", text(&o));

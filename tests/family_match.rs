@@ -10,7 +10,8 @@
 mod reference_family;
 
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::{solve_unit, NoProgress};
+use morris::solve::solver::solve_unit;
+use morris::NoProgress;
 use morris::{Rules, Sector, Subspace, Unit, Value};
 use reference_family::{RefRules, RefValue, Solver};
 use std::collections::HashMap;

@@ -7,7 +7,8 @@
 
 use morris::solve::generate::{self, Options};
 use morris::solve::placement::{layered, MovementTables};
-use morris::solve::solver::{solve_unit, NoProgress};
+use morris::solve::solver::solve_unit;
+use morris::NoProgress;
 use morris::{Position, Rules, Tablebase, Unit};
 use morris::{SearchOptions, Searcher};
 use std::collections::HashMap;

@@ -6,8 +6,8 @@
 
 use morris::probe::Tablebase;
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::NoProgress;
 use morris::table::{table_path, TableFile};
+use morris::NoProgress;
 use morris::{Color, Position, Sector};
 use std::fs;
 use std::io::{BufRead, BufReader, Write};

@@ -6,7 +6,8 @@ mod reference;
 
 use morris::rules::geometry::READING_ORDER;
 use morris::solve::placement::{self, MovementTables};
-use morris::solve::solver::{solve_unit, NoProgress};
+use morris::solve::solver::solve_unit;
+use morris::NoProgress;
 use morris::{Color, Position, Subspace, Unit, Value};
 use std::collections::HashMap;
 

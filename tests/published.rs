@@ -5,8 +5,8 @@
 
 use morris::position::index::SubspaceIndex;
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::{NoProgress, Stats};
 use morris::table::{table_path, TableFile};
+use morris::{NoProgress, Stats};
 use morris::{Position, Subspace, Unit, Value};
 use std::collections::HashMap;
 use std::sync::OnceLock;

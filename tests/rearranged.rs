@@ -121,7 +121,7 @@ fn placement_parent(mover: u32, opp: u32) -> Option<Position> {
 fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
     let dir = tempfile::tempdir().unwrap();
     let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 8, only: None, starts: vec![], rules: morris::Rules::STANDARD };
-    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
+    morris::solve::generate::run(&opts, &morris::NoProgress).unwrap();
     let all = damages(dir.path());
     for d in all {
         let path = table_path(dir.path(), d.sector);
@@ -151,7 +151,7 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
             // A placement search that reaches the table loads it whole: an error.
             let q = pos.iter().find_map(|&(m, o)| placement_parent(m, o)).expect("a placement position without captures");
             let searcher = morris::Searcher::new(&bare, morris::SearchOptions { tt_bytes: 1 << 20, keep_bytes: 1 << 26 });
-            match searcher.solve(&q, &morris::solve::solver::NoProgress) {
+            match searcher.solve(&q, &morris::NoProgress) {
                 Ok(s) => panic!("{}: the search from {q} gave {}", d.what, s.value),
                 Err(e) => names_table(&e),
             }
@@ -219,7 +219,7 @@ fn craft(bytes: &[u8], k: usize, j: usize, depth: bool) -> Option<Vec<u8>> {
 fn a_frame_hidden_behind_a_skippable_frame_is_an_error_on_every_read_path() {
     let src = tempfile::tempdir().unwrap();
     let opts = morris::solve::generate::Options { dir: src.path().to_owned(), max_stones: 8, only: None, starts: vec![], rules: morris::Rules::STANDARD };
-    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
+    morris::solve::generate::run(&opts, &morris::NoProgress).unwrap();
     let subs: Vec<Subspace> = ["3-3", "3-4", "4-3", "4-4", "5-3", "3-5"].iter().map(|s| s.parse().unwrap()).collect();
     // The three kinds of set: full, results only, compact results only.
     let sets: Vec<(&str, tempfile::TempDir)> = ["full", "results only", "compact, results only"]

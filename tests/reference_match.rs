@@ -6,7 +6,8 @@ mod reference;
 
 use morris::position::index::SubspaceIndex;
 use morris::rules::geometry::READING_ORDER;
-use morris::solve::solver::{solve_unit, NoProgress};
+use morris::solve::solver::solve_unit;
+use morris::NoProgress;
 use morris::{Subspace, Unit, Value};
 use reference::{RefSolver, RefValue};
 use std::collections::HashMap;

@@ -23,7 +23,7 @@ fn text(o: &std::process::Output) -> String {
 fn dirs() -> (tempfile::TempDir, tempfile::TempDir) {
     let std_dir = tempfile::tempdir().unwrap();
     let opts = morris::solve::generate::Options { dir: std_dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
-    morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap();
+    morris::solve::generate::run(&opts, &morris::NoProgress).unwrap();
     let sector: Sector = "3-3".parse().unwrap();
     let t = TableFile::open(&table_path(std_dir.path(), sector), sector, &Rules::STANDARD).unwrap();
     let other = tempfile::tempdir().unwrap();
@@ -63,7 +63,7 @@ fn tables_of_other_rules_are_refused_naming_both() {
     // The solver will not add standard tables to a directory of lasker tables.
     let before = std::fs::read(table_path(other.path(), "3-3".parse::<Sector>().unwrap())).unwrap();
     let opts = morris::solve::generate::Options { dir: other.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD };
-    let err = morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress).unwrap_err();
+    let err = morris::solve::generate::run(&opts, &morris::NoProgress).unwrap_err();
     assert!(matches!(err, TableError::WrongRules { .. }), "{err}");
     assert_eq!(std::fs::read(table_path(other.path(), "3-3".parse::<Sector>().unwrap())).unwrap(), before, "nothing overwritten");
 

@@ -3,7 +3,7 @@
 
 use morris::probe::Tablebase;
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::NoProgress;
+use morris::NoProgress;
 use morris::{Color, Position, Value};
 use std::collections::BTreeSet;
 
@@ -75,9 +75,9 @@ fn small_starts_tables_agree_with_search() {
 /// value written into a placement sector's file (with valid checksums).
 #[test]
 fn verifier_checks_placement_sectors() {
-    use morris::solve::solver::Stats;
     use morris::table::{table_path, write_table, TableFile};
     use morris::verify::verify_sectors;
+    use morris::Stats;
     let dir = tempfile::tempdir().unwrap();
     let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let sectors: Vec<morris::Sector> = reports.iter().map(|r| r.sector).collect();

@@ -1,8 +1,8 @@
 //! Table files: round trip, corruption and truncation are reported, and `solve` resumes.
 
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::NoProgress;
 use morris::table::{table_path, TableError, TableFile};
+use morris::NoProgress;
 use morris::{Sector, Subspace};
 use std::fs;
 use std::path::Path;

@@ -4,11 +4,11 @@
 
 use morris::rules::Rules;
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::NoProgress;
 use morris::solve::ultra::classes::NO_CLASS;
 use morris::solve::ultra::run::InMemory;
 use morris::solve::ultra::SectorValues;
 use morris::table::{table_path, TableFile};
+use morris::NoProgress;
 use morris::{Color, Position, Sector};
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 
 use super::progress::Bars;
 use morris::arena::{play_match, wilson, MatchOptions, Outcome, PlayerKind};
-use morris::solve::solver::Progress;
+use morris::Progress;
 use morris::{Rules, Tablebase};
 use serde_json::json;
 use std::path::PathBuf;

@@ -8,8 +8,8 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use morris::position::value::{is_deep, DEEP_LOSS, DEEP_WIN};
-use morris::solve::solver::Stats;
 use morris::table::TableFile;
+use morris::Stats;
 use morris::{Sector, Value};
 use rayon::prelude::*;
 use std::fmt::Write as _;

@@ -3,7 +3,7 @@
 use super::board::diagram;
 use super::progress::Bars;
 use morris::probe::ultra::{class_words, DrawClass, UltraValue};
-use morris::solve::solver::NoProgress;
+use morris::NoProgress;
 use morris::Rules;
 use morris::{Color, Position, SearchOptions, Searcher, Tablebase, Value, Wdl};
 use serde_json::json;

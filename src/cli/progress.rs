@@ -2,7 +2,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use morris::solve::generate::{Report, Reporter};
-use morris::solve::solver::Progress;
+use morris::Progress;
 use morris::Unit;
 use std::sync::Mutex;
 

@@ -562,7 +562,7 @@ async fn probe(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonValue>
     compute(&app, search, move |app| {
         let start = Instant::now();
         // Only a request that holds the search permit may search.
-        let (v, moves) = if search { app.searcher.evaluate(&pos, &morris::solve::solver::NoProgress)? } else { (app.tb.probe(&pos)?, app.tb.probe_moves(&pos)?) };
+        let (v, moves) = if search { app.searcher.evaluate(&pos, &morris::NoProgress)? } else { (app.tb.probe(&pos)?, app.tb.probe_moves(&pos)?) };
         let mut obj = position_fields(&pos);
         let (result, plies) = value_fields(v);
         obj["result"] = result;
@@ -623,7 +623,7 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
     let pos = parse_position(&app, q)?;
     let search = needs_search(&app, &pos)?;
     compute(&app, search, move |app| {
-        let quiet = morris::solve::solver::NoProgress;
+        let quiet = morris::NoProgress;
         let (v, line) = if search { (app.searcher.value(&pos, &quiet)?, app.searcher.mainline(&pos)?) } else { (app.tb.probe(&pos)?, app.tb.mainline(&pos)?) };
         let mut obj = position_fields(&pos);
         let (result, plies) = value_fields(v);

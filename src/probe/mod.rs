@@ -125,7 +125,7 @@ pub struct LineStep {
 /// // `morris solve --start 3-3` writes the same files).
 /// # let dir = tempfile::tempdir()?;
 /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-/// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
+/// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
 ///
 /// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
@@ -305,7 +305,7 @@ impl Tablebase {
     ///
     /// # let dir = tempfile::tempdir()?;
     /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
+    /// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
     /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Loss);
@@ -407,7 +407,7 @@ impl Tablebase {
     ///
     /// # let dir = tempfile::tempdir()?;
     /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
+    /// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// // A movement position: Black, to move, has three stones to White's three.
     /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
@@ -475,7 +475,7 @@ impl Tablebase {
     ///
     /// # let dir = tempfile::tempdir()?;
     /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
+    /// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
     /// let best = tb.best_move(&pos)?.expect("Black has moves");
@@ -513,7 +513,7 @@ impl Tablebase {
     ///
     /// # let dir = tempfile::tempdir()?;
     /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
-    /// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
+    /// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
     /// let line = tb.mainline(&start)?;

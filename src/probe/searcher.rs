@@ -9,7 +9,7 @@
 use crate::solve::placement::{MovementTables, Solution, Tt, Values};
 use crate::position::Position;
 use super::{ProbeError, Tablebase};
-use crate::solve::solver::Progress;
+use crate::solve::progress::Progress;
 use crate::position::subspace::Subspace;
 use crate::table::TableError;
 use crate::position::value::{MoveInfo, Value};
@@ -76,12 +76,12 @@ impl Kept {
 /// // Movement tables only (s + o <= 6): no placement sector table.
 /// # let dir = tempfile::tempdir()?;
 /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
-/// # morris::solve::generate::run(&opts, &morris::solve::solver::NoProgress)?;
+/// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
 /// let tb = Tablebase::open(dir.path())?;
 /// let start = Position::parse("........................ w 3 3", morris::Rules::STANDARD)?;
 /// assert!(tb.probe(&start).is_err(), "a lookup never searches");
 /// let searcher = Searcher::new(&tb, SearchOptions { tt_bytes: 1 << 24, keep_bytes: 1 << 26 });
-/// assert_eq!(searcher.solve(&start, &morris::solve::solver::NoProgress)?.value, Value::Win(23));
+/// assert_eq!(searcher.solve(&start, &morris::NoProgress)?.value, Value::Win(23));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Searcher {
@@ -142,7 +142,7 @@ impl Searcher {
     /// The line of best moves from `pos` to the end (as [`Tablebase::mainline`]), each
     /// step read from the tables or solved by search.
     pub fn mainline(&self, pos: &Position) -> Result<Vec<crate::probe::LineStep>, ProbeError> {
-        let quiet = crate::solve::solver::NoProgress;
+        let quiet = crate::solve::progress::NoProgress;
         crate::probe::line(pos, |p| self.value(p, &quiet), |p| Ok(self.evaluate(p, &quiet)?.1))
     }
 

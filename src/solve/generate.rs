@@ -9,7 +9,9 @@
 use crate::position::index::SubspaceIndex;
 use crate::solve::placement::induction::{solve_sector_deep, solve_sector, SectorTables};
 use crate::position::sector::Sector;
-use crate::solve::solver::{solve_unit_deep, Limits, Progress, Solved, Stats};
+use crate::solve::progress::Progress;
+use crate::solve::solver::{solve_unit_deep, Limits, Solved};
+use crate::table::stats::Stats;
 use crate::position::subspace::{Subspace, Unit};
 use crate::table::{table_path, write_table_deep, TableError, TableFile};
 use crate::position::value::Deep;
@@ -26,7 +28,7 @@ use std::time::Instant;
 ///
 /// ```rust
 /// use morris::solve::generate::{self, Options};
-/// use morris::solve::solver::NoProgress;
+/// use morris::NoProgress;
 ///
 /// let dir = tempfile::tempdir()?;
 /// let opts = Options { dir: dir.path().to_owned(), max_stones: 6, only: None, starts: vec![], rules: morris::Rules::STANDARD };
@@ -85,7 +87,7 @@ pub trait Reporter: Progress {
     fn done(&self, _report: &Report) {}
 }
 
-impl Reporter for crate::solve::solver::NoProgress {}
+impl Reporter for crate::solve::progress::NoProgress {}
 
 /// The movement units to consider, in dependency order: those of `max_stones`, of
 /// `only`, of the movement subspaces the starts reach, and every unit these depend on.
@@ -134,7 +136,7 @@ pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
 /// Solves one unit of placement sectors: by one pass of induction, or by the
 /// retrograde solver under Lasker rules (where moves of a stone lead from the unit
 /// back into it).
-pub fn solve_placement_unit(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::solve::solver::TooDeep> {
+pub fn solve_placement_unit(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::position::value::TooDeep> {
     // Induction knows placements only: a Lasker sector's moves go to the retrograde
     // solver even where they leave the unit.
     if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {

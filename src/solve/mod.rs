@@ -6,5 +6,6 @@
 
 pub mod generate;
 pub mod placement;
+pub mod progress;
 pub mod solver;
 pub mod ultra;

@@ -22,6 +22,7 @@
 //! counters exact under symmetry: parent orbit P reaches child orbit C by some move if
 //! and only if C's representative has an unmove into P's orbit.
 
+use crate::cpu::prefetch;
 use crate::rules::game::Game;
 use crate::position::index::{SetOrbits, SubspaceIndex};
 use crate::rules::movegen::for_each_unmove_with;
@@ -30,9 +31,8 @@ use crate::solve::placement::induction::SectorTables;
 use crate::position::sector::Sector;
 use crate::position::subspace::{Subspace, Unit};
 use crate::position::value::{enc_loss, enc_win, is_deep, value_at, Deep, Value, DEEP_LOSS, DEEP_WIN, DRAW};
-// Kept here too: the solver makes these, though the layers below it own them.
-pub use crate::position::value::TooDeep;
-pub use crate::table::stats::Stats;
+use crate::position::value::TooDeep;
+use crate::solve::progress::Progress;
 use std::collections::HashMap;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -43,20 +43,6 @@ const NEVER_LOSES: u8 = u8::MAX;
 /// Marks a capture win too deep for the byte: its depth is in `Member::cap_deep`.
 const CAP_DEEP: u8 = u8::MAX - 1;
 const CHUNK: usize = 1 << 14;
-
-/// Receives progress reports; the library stays free of any terminal code.
-/// Called from many threads at once; both methods do nothing unless overridden.
-pub trait Progress: Sync {
-    /// A new stage named `label` starts, of `total` units of work (positions, as a rule).
-    fn begin(&self, _label: &str, _total: u64) {}
-    /// `n` more units of the current stage are done.
-    fn advance(&self, _n: u64) {}
-}
-
-/// Progress that nobody watches: pass `&NoProgress` where a [`Progress`] or a
-/// [`Reporter`](crate::solve::generate::Reporter) is asked for.
-pub struct NoProgress;
-impl Progress for NoProgress {}
 
 /// Looks up the solved values of subspaces that captures lead into.
 pub trait Solved: Sync {
@@ -243,14 +229,6 @@ impl Frontier {
     fn any_from(&self, depth: u16) -> bool {
         self.lists.iter().any(|l| l.lock().unwrap().iter().skip(depth as usize).any(|v| !v.is_empty()))
     }
-}
-
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
 }
 
 /// Solves one unit under `game`'s rules (a 24-point board). `solved` must hold every
@@ -537,6 +515,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solve::progress::NoProgress;
     use std::collections::HashMap;
 
     /// A child table of losses in 252 plies, the deepest loss a byte holds, makes the

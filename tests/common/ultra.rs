@@ -2,10 +2,10 @@
 
 use morris::rules::Rules;
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::NoProgress;
 use morris::solve::ultra::run::{classes_in_memory, counts_of, sectors_of, InMemory};
 use morris::solve::ultra::SectorValues;
 use morris::table::{table_path, TableFile};
+use morris::NoProgress;
 use std::collections::BTreeMap;
 
 /// Solves a start strongly, then classes it in memory.

@@ -10,7 +10,8 @@
 //! Move generation is `for_each_ply_move`, the one the placement search uses, so the
 //! two agree on every rule by construction and tests compare their values.
 
-use super::{for_each_ply_move, prefetch, Ply};
+use super::{for_each_ply_move, Ply};
+use crate::cpu::prefetch;
 use crate::rules::game::Game;
 use crate::rules::geometry::Bits;
 use crate::position::index::SubspaceIndex;
@@ -18,7 +19,7 @@ use crate::rules::movegen::NONE;
 use crate::position::Color;
 use crate::position::sector::Sector;
 use crate::position::value::{value_at, TooDeep};
-use crate::solve::solver::Progress;
+use crate::solve::progress::Progress;
 use crate::position::value::{is_deep, Deep, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;

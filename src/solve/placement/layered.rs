@@ -12,7 +12,7 @@ use crate::rules::game::{Game, MAX_POINTS};
 use crate::rules::geometry::Bits;
 use crate::position::index::SetOrbits;
 use crate::position::{Color, Position};
-use crate::solve::solver::Progress;
+use crate::solve::progress::Progress;
 use crate::position::value::Value;
 use rayon::prelude::*;
 

@@ -244,17 +244,6 @@ impl MovementTables {
     }
 }
 
-/// Asks the CPU to start loading the cache line holding `at`.
-#[inline(always)]
-pub(crate) fn prefetch<T>(at: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint; it never faults, whatever the address.
-    #[allow(unused_unsafe)]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(at as *const i8, std::arch::x86_64::_MM_HINT_T0)
-    };
-}
-
 /// The terminal value of a position before any move, if the game is already over.
 pub(crate) fn terminal(ply: Ply, mover: Bits) -> Option<Value> {
     crate::rules::ply::has_lost(ply, mover).then_some(Value::Loss(0))

@@ -18,13 +18,14 @@
 
 use super::tt::Bounds;
 pub use super::tt::Tt;
-use super::{prefetch, for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
+use crate::cpu::prefetch;
+use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
 use crate::position::value::{sort_moves, MoveInfo};
 use crate::rules::game::{Game, MAX_POINTS};
 use crate::rules::geometry::Bits;
 use crate::position::index::SetOrbits;
 use crate::position::Position;
-use crate::solve::solver::Progress;
+use crate::solve::progress::Progress;
 use crate::position::value::Value;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};

@@ -101,7 +101,7 @@ impl Tt {
     /// Starts loading the bucket of `key` into the cache.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        super::prefetch(self.bucket(key));
+        crate::cpu::prefetch(self.bucket(key));
     }
 
     /// The bounds stored for `key`, if any. `key` must be non-zero.

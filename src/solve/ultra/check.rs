@@ -153,7 +153,7 @@ pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn
 /// Checks the classes of every sector the directory's sector values rank (the
 /// sectors of the starts that were classed) one ply up, from each sector's strong
 /// table and class file.
-pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn crate::solve::solver::Progress) -> Result<ClassOutcome, super::run::UltraError> {
+pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn crate::solve::progress::Progress) -> Result<ClassOutcome, super::run::UltraError> {
     use super::file::ClassFile;
     use crate::table::{table_path, TableFile};
     use std::collections::{BTreeSet, HashMap};

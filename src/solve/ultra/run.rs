@@ -5,7 +5,7 @@ use super::classes::{unit_classes, ClassTables, Classes, NO_CLASS};
 use super::values::{SectorCounts, SectorValues};
 use crate::rules::game::Game;
 use crate::position::sector::Sector;
-use crate::solve::solver::Stats;
+use crate::table::stats::Stats;
 use crate::position::subspace::Unit;
 use crate::table::TableError;
 use crate::position::value::{Value, DRAW};
@@ -194,7 +194,7 @@ pub const VALUES_FILE: &str = "sector-values.txt";
 /// a class file beside each table and the sector values to [`VALUES_FILE`]. The values
 /// are `given`, or ranked from the tables' counts. Class files already there for the
 /// same strong tables and values are kept, so an interrupted run resumes.
-pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solve::solver::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
+pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solve::progress::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
     use super::file::{write_classes, ClassFile};
     use crate::table::{table_path, TableFile};
     let game = rules.game();
