@@ -7,7 +7,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use morris::cpu::fast;
 use morris::position::index::SubspaceIndex;
 use morris::rules::movegen::{for_each_move, for_each_unmove};
-use morris::solve::solver::solve_unit;
+use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
 use morris::{Subspace, Unit};
 use std::collections::HashMap;
@@ -103,16 +103,23 @@ fn bench_solve(c: &mut Criterion) {
     g.sample_size(10);
     let unit = "3-3".parse::<Subspace>().unwrap().unit();
     g.throughput(Throughput::Elements(SubspaceIndex::new("3-3".parse().unwrap()).len()));
-    g.bench_function("solve 3-3", |b| b.iter(|| solve_unit(morris::rules::game::Game::standard(), unit, &HashMap::new(), &NoProgress).expect("the values fit the encoding")));
+    g.bench_function("solve 3-3", |b| {
+        b.iter(|| {
+            solve_unit(morris::rules::game::Game::standard(), &unit.sectors(), &HashMap::<Subspace, Vec<u8>>::new(), &NoProgress, DeepValues::Refuse)
+                .expect("the values fit the encoding")
+        })
+    });
     let mut deps = HashMap::new();
     for u in Unit::all_in_order().into_iter().filter(|u| u.total() <= 7) {
-        for (s, v) in solve_unit(morris::rules::game::Game::standard(), u, &deps, &NoProgress).expect("the values fit the encoding") {
-            deps.insert(s, v);
+        for s in solve_unit(morris::rules::game::Game::standard(), &u.sectors(), &deps, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding") {
+            deps.insert(s.sector.subspace().unwrap(), s.values);
         }
     }
     let unit44 = "4-4".parse::<Subspace>().unwrap().unit();
     g.throughput(Throughput::Elements(SubspaceIndex::new("4-4".parse().unwrap()).len()));
-    g.bench_function("solve 4-4", |b| b.iter(|| solve_unit(morris::rules::game::Game::standard(), unit44, &deps, &NoProgress).expect("the values fit the encoding")));
+    g.bench_function("solve 4-4", |b| {
+        b.iter(|| solve_unit(morris::rules::game::Game::standard(), &unit44.sectors(), &deps, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding"))
+    });
     g.finish();
 }
 

@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use morris::solve::placement::{search, MovementTables};
-use morris::solve::solver::solve_unit;
+use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
 use morris::{Color, Position, Unit};
 use std::collections::HashMap;
@@ -11,8 +11,8 @@ use std::collections::HashMap;
 fn tables(max: u8) -> MovementTables {
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max) {
-        for (sub, values) in solve_unit(morris::rules::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
-            solved.insert(sub, values);
+        for s in solve_unit(morris::rules::game::Game::standard(), &unit.sectors(), &solved, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding") {
+            solved.insert(s.sector.subspace().unwrap(), s.values);
         }
     }
     MovementTables::from_map(morris::rules::game::Game::standard(), solved)
@@ -48,7 +48,6 @@ fn bench_placement(c: &mut Criterion) {
 /// Backward induction of one placement sector from its children's tables in memory.
 fn bench_sector(c: &mut Criterion) {
     use morris::solve::generate::{self, Options};
-    use morris::solve::placement::induction::solve_sector;
     use morris::table::{table_path, TableFile};
     use morris::Sector;
     let dir = tempfile::tempdir().unwrap();
@@ -64,7 +63,9 @@ fn bench_sector(c: &mut Criterion) {
             .collect();
         g.throughput(Throughput::Elements(sector.index().len()));
         g.bench_function(format!("solve sector {name}"), |b| {
-            b.iter(|| solve_sector(morris::rules::game::Game::standard(), sector, &children, &NoProgress).expect("the values fit the encoding").len())
+            b.iter(|| {
+                solve_unit(morris::rules::game::Game::standard(), &[sector], &children, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding")[0].values.len()
+            })
         });
     }
     g.finish();

@@ -10,7 +10,7 @@
 mod reference_family;
 
 use morris::solve::generate::{self, Options};
-use morris::solve::solver::solve_unit;
+use morris::solve::{solve_unit, DeepValues, SectorTables};
 use morris::NoProgress;
 use morris::{Rules, Sector, Subspace, Unit, Value};
 use reference_family::{RefRules, RefValue, Solver};
@@ -22,8 +22,8 @@ fn engine(rules: &Rules, max_total: u8) -> HashMap<Subspace, Vec<u8>> {
     let game = rules.game();
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order_up_to(rules.stones).into_iter().filter(|u| u.total() <= max_total) {
-        for (sub, values) in solve_unit(game, unit, &solved, &NoProgress).unwrap() {
-            solved.insert(sub, values);
+        for s in solve_unit(game, &unit.sectors(), &solved, &NoProgress, DeepValues::Refuse).unwrap() {
+            solved.insert(s.sector.subspace().unwrap(), s.values);
         }
     }
     solved
@@ -151,14 +151,14 @@ fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
     let opts = Options { dir: PathBuf::new(), max_stones: 0, only: None, starts: vec![(wk, bk)], rules: *rules };
     let mut movement: HashMap<Subspace, Vec<u8>> = HashMap::new();
     for unit in generate::plan(&opts) {
-        for (sub, values) in solve_unit(game, unit, &movement, &NoProgress).unwrap() {
-            movement.insert(sub, values);
+        for s in solve_unit(game, &unit.sectors(), &movement, &NoProgress, DeepValues::Refuse).unwrap() {
+            movement.insert(s.sector.subspace().unwrap(), s.values);
         }
     }
     let mut all: HashMap<Sector, Vec<u8>> = movement.into_iter().map(|(s, v)| (s.into(), v)).collect();
     for unit in generate::plan_units(&opts).unwrap() {
-        for (sector, values) in generate::solve_placement_unit(game, &unit, &all, &NoProgress).unwrap() {
-            all.insert(sector, values);
+        for s in solve_unit(game, &unit, &all, &NoProgress, DeepValues::Refuse).unwrap() {
+            all.insert(s.sector, s.values);
         }
     }
     all
@@ -381,9 +381,9 @@ fn lasker_table_iii() {
 #[test]
 fn full_board_rule_in_the_12_12_unit() {
     struct Draws(HashMap<Subspace, Vec<u8>>);
-    impl morris::solve::solver::Solved for Draws {
-        fn values(&self, sub: Subspace) -> &[u8] {
-            &self.0[&sub]
+    impl SectorTables for Draws {
+        fn values(&self, sector: Sector) -> &[u8] {
+            &self.0[&sector.subspace().unwrap()]
         }
     }
     let capture = Subspace::new(11, 12).unwrap();
@@ -392,7 +392,7 @@ fn full_board_rule_in_the_12_12_unit() {
     let unit = Subspace::new(12, 12).unwrap().unit();
     for (rule_set, full_value) in [("morabaraba", Value::Draw), ("morabaraba,full-board=loss", Value::Loss(0))] {
         let rules: Rules = rule_set.parse().unwrap();
-        let solved = solve_unit(rules.game(), unit, &draws, &NoProgress).unwrap();
+        let solved = solve_unit(rules.game(), &unit.sectors(), &draws, &NoProgress, DeepValues::Refuse).unwrap();
         let idx = morris::position::index::SubspaceIndex::new(unit.members()[0]);
         let (mut full, mut checked) = (0, 0);
         for (i, m, o) in idx.walk(0, idx.len()) {
@@ -402,7 +402,7 @@ fn full_board_rule_in_the_12_12_unit() {
             checked += 1;
             if m | o == 0xFF_FFFF {
                 full += 1;
-                assert_eq!(Value::decode(solved[0].1[i as usize]), full_value, "{rule_set}: a full board");
+                assert_eq!(Value::decode(solved[0].values[i as usize]), full_value, "{rule_set}: a full board");
             }
         }
         assert_eq!(full, checked, "12-12 is the full boards only");

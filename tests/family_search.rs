@@ -7,7 +7,7 @@
 
 use morris::solve::generate::{self, Options};
 use morris::solve::placement::{layered, MovementTables};
-use morris::solve::solver::solve_unit;
+use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
 use morris::{Position, Rules, Tablebase, Unit};
 use morris::{SearchOptions, Searcher};
@@ -40,8 +40,8 @@ fn check(rule_set: &str, wk: u8, bk: u8, games: usize) {
     let game = rules.game();
     let mut movement = HashMap::new();
     for unit in Unit::all_in_order_up_to(wk.max(bk)) {
-        for (sub, values) in solve_unit(game, unit, &movement, &NoProgress).unwrap() {
-            movement.insert(sub, values);
+        for s in solve_unit(game, &unit.sectors(), &movement, &NoProgress, DeepValues::Refuse).unwrap() {
+            movement.insert(s.sector.subspace().unwrap(), s.values);
         }
     }
     let tables = MovementTables::from_map(game, movement);

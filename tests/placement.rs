@@ -6,7 +6,7 @@ mod reference;
 
 use morris::rules::geometry::READING_ORDER;
 use morris::solve::placement::{self, MovementTables};
-use morris::solve::solver::solve_unit;
+use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
 use morris::{Color, Position, Subspace, Unit, Value};
 use std::collections::HashMap;
@@ -104,8 +104,8 @@ fn children(m: u32, o: u32, hand: u8) -> Vec<(u32, u32)> {
 fn engine_tables(max: u8) -> HashMap<Subspace, Vec<u8>> {
     let mut solved = HashMap::new();
     for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= max) {
-        for (sub, values) in solve_unit(morris::rules::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
-            solved.insert(sub, values);
+        for s in solve_unit(morris::rules::game::Game::standard(), &unit.sectors(), &solved, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding") {
+            solved.insert(s.sector.subspace().unwrap(), s.values);
         }
     }
     solved

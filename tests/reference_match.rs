@@ -6,7 +6,7 @@ mod reference;
 
 use morris::position::index::SubspaceIndex;
 use morris::rules::geometry::READING_ORDER;
-use morris::solve::solver::solve_unit;
+use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
 use morris::{Subspace, Unit, Value};
 use reference::{RefSolver, RefValue};
@@ -18,8 +18,8 @@ fn fast() -> &'static HashMap<Subspace, Vec<u8>> {
     SOLVED.get_or_init(|| {
         let mut solved = HashMap::new();
         for unit in Unit::all_in_order().into_iter().filter(|u| u.total() <= 8) {
-            for (sub, values) in solve_unit(morris::rules::game::Game::standard(), unit, &solved, &NoProgress).expect("the values fit the encoding") {
-                solved.insert(sub, values);
+            for s in solve_unit(morris::rules::game::Game::standard(), &unit.sectors(), &solved, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding") {
+                solved.insert(s.sector.subspace().unwrap(), s.values);
             }
         }
         solved

@@ -131,6 +131,11 @@ impl Unit {
         }
     }
 
+    /// [`Unit::members`] as sectors with empty hands: what the solver takes.
+    pub fn sectors(&self) -> Vec<crate::position::sector::Sector> {
+        self.members().into_iter().map(Into::into).collect()
+    }
+
     /// Stones on the board, the same in every member.
     pub fn total(&self) -> u8 {
         self.a.total()

@@ -6,15 +6,15 @@
 //! (`placement::induction`). Each table is written atomically once solved, so a rerun
 //! keeps every complete table and solves only what is missing or damaged.
 
-use crate::position::index::SubspaceIndex;
-use crate::solve::placement::induction::{solve_sector_deep, solve_sector, SectorTables};
 use crate::position::sector::Sector;
-use crate::solve::progress::Progress;
-use crate::solve::solver::{solve_unit_deep, Limits, Solved};
-use crate::table::stats::Stats;
 use crate::position::subspace::{Subspace, Unit};
-use crate::table::{table_path, write_table_deep, TableError, TableFile};
 use crate::position::value::Deep;
+use crate::solve::limits::Limits;
+use crate::solve::progress::Progress;
+use crate::solve::tables::SectorTables;
+use crate::solve::unit::{solve_unit, DeepValues, SolvedSector};
+use crate::table::stats::Stats;
+use crate::table::{table_path, write_table_deep, TableError, TableFile};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -133,29 +133,6 @@ pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
     }
 }
 
-/// Solves one unit of placement sectors: by one pass of induction, or by the
-/// retrograde solver under Lasker rules (where moves of a stone lead from the unit
-/// back into it).
-pub fn solve_placement_unit(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::position::value::TooDeep> {
-    // Induction knows placements only: a Lasker sector's moves go to the retrograde
-    // solver even where they leave the unit.
-    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
-        Ok(vec![(unit[0], solve_sector(game, unit[0], tables, progress)?)])
-    } else {
-        crate::solve::solver::solve_sectors(game, unit, tables, progress)
-    }
-}
-
-/// [`solve_placement_unit`], with the values deeper than a byte holds kept exactly.
-pub fn solve_placement_unit_deep(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>, Deep)> {
-    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
-        let (values, deep) = solve_sector_deep(game, unit[0], tables, progress);
-        vec![(unit[0], values, deep)]
-    } else {
-        crate::solve::solver::solve_sectors_deep(game, unit, tables, progress, Limits::TABLE)
-    }
-}
-
 /// Opens and fully checks an existing table made under `rules`; `Ok(None)` if it is
 /// absent.
 pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Result<Option<TableFile>, TableError> {
@@ -170,14 +147,15 @@ pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Res
     }
 }
 
-struct Cache(HashMap<Subspace, (Vec<u8>, Deep)>);
+/// Decoded tables of the sectors solved before, which the unit being solved reads.
+struct Cache(HashMap<Sector, (Vec<u8>, Deep)>);
 
-impl Solved for Cache {
-    fn values(&self, sub: Subspace) -> &[u8] {
-        &self.0[&sub].0
+impl SectorTables for Cache {
+    fn values(&self, sector: Sector) -> &[u8] {
+        &self.0[&sector].0
     }
-    fn deep(&self, sub: Subspace) -> Option<&Deep> {
-        Some(&self.0[&sub].1)
+    fn deep(&self, sector: Sector) -> Option<&Deep> {
+        Some(&self.0[&sector].1)
     }
 }
 
@@ -222,25 +200,25 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
             continue;
         }
         for dep in unit.dependencies(game) {
-            if let std::collections::hash_map::Entry::Vacant(e) = cache.0.entry(dep) {
+            if let std::collections::hash_map::Entry::Vacant(e) = cache.0.entry(dep.into()) {
                 let t = TableFile::open(&table_path(&opts.dir, dep), dep, &opts.rules)?;
                 e.insert(read_with_deep(&t)?);
             }
         }
         let start = Instant::now();
-        let solved = solve_unit_deep(game, unit, &cache, reporter);
+        let solved = solve_unit(game, &unit.sectors(), &cache, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
         let seconds = start.elapsed().as_secs_f64();
-        for (sub, values, deep) in solved {
-            let stats = Stats::of_deep(&SubspaceIndex::on(game.rules.board, sub.s, sub.o), &values, Some(&deep));
-            let file_bytes = write_table_deep(&opts.dir, &opts.rules, sub, &values, &deep, &stats)?;
-            let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
+        for SolvedSector { sector, values, deep } in solved {
+            let stats = Stats::of_deep(&sector.index_on(game.rules.board), &values, Some(&deep));
+            let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
+            let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
             reports.push(r);
-            cache.0.insert(sub, (values, deep));
+            cache.0.insert(sector, (values, deep));
         }
         // Keep only what a later unit will read.
-        let later: BTreeSet<Subspace> = units[pos + 1..].iter().flat_map(|u| u.dependencies(game)).collect();
-        cache.0.retain(|sub, _| later.contains(sub));
+        let later: BTreeSet<Sector> = units[pos + 1..].iter().flat_map(|u| u.dependencies(game)).map(Sector::from).collect();
+        cache.0.retain(|sector, _| later.contains(sector));
     }
     drop(cache);
     reports.extend(run_sectors(opts, reporter)?);
@@ -272,25 +250,12 @@ fn resolvable(e: &TableError) -> bool {
     )
 }
 
-/// Decoded tables of sectors, dropped when no later sector needs them or when they
-/// exceed the budget (the one needed last goes first).
-struct SectorCache(HashMap<Sector, (Vec<u8>, Deep)>);
-
-impl SectorTables for SectorCache {
-    fn values(&self, sector: Sector) -> &[u8] {
-        &self.0[&sector].0
-    }
-    fn deep(&self, sector: Sector) -> Option<&Deep> {
-        Some(&self.0[&sector].1)
-    }
-}
-
 /// Solves the placement sectors of `opts.starts`, children first.
 fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, TableError> {
     let units = plan_units(opts)?;
     let game = opts.rules.game();
     let count: usize = units.iter().map(|u| u.len()).sum();
-    let mut cache = SectorCache(HashMap::new());
+    let mut cache = Cache(HashMap::new());
     let mut reports = Vec::new();
     let mut done = 0;
     for (pos, unit) in units.iter().enumerate() {
@@ -323,9 +288,9 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
             }
         }
         let start = Instant::now();
-        let solved = solve_placement_unit_deep(game, unit, &cache, reporter);
+        let solved = solve_unit(game, unit, &cache, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
         let seconds = start.elapsed().as_secs_f64();
-        for (sector, values, deep) in solved {
+        for SolvedSector { sector, values, deep } in solved {
             let stats = Stats::of_deep(&sector.index_on(game.rules.board), &values, Some(&deep));
             let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
             let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };

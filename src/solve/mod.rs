@@ -1,11 +1,20 @@
-//! Solving: retrograde analysis of the movement units and of Lasker's cyclic
-//! placement units ([`solver`]), backward induction and search over the placement
-//! phase ([`placement`]), the draw classes of the ultra-strong solution ([`ultra`]),
-//! and the `solve` pipeline that runs them in order and writes the tables
+//! Solving, in stages: the solver of one unit ([`unit`]), by retrograde analysis of
+//! the units with cycles (`retro`) or backward induction over a placement sector
+//! ([`placement::induction`]); search over the placement phase ([`placement`]); the
+//! draw classes of the ultra-strong solution ([`ultra`]), over the same retrograde
+//! engine; and the `solve` pipeline that runs them in order and writes the tables
 //! ([`generate`]).
 
 pub mod generate;
+pub mod limits;
 pub mod placement;
 pub mod progress;
-pub mod solver;
+pub(crate) mod retro;
+pub mod tables;
 pub mod ultra;
+pub mod unit;
+
+pub use limits::Limits;
+pub use progress::{NoProgress, Progress};
+pub use tables::SectorTables;
+pub use unit::{solve_unit, DeepValues, SolvedSector};

@@ -4,7 +4,7 @@
 //! Every move out of a placement sector leaves it (a placement empties a hand by one;
 //! a side that moves while the other places hands the turn to a placing side), so a
 //! sector needs no iteration: each position is the best of its children, read from
-//! tables solved before it. The retrograde solver (`solver`) handles the sectors with
+//! tables solved before it. The retrograde solver (`retro`) handles the sectors with
 //! cycles, which under the standard rules are the movement subspaces.
 //!
 //! Move generation is `for_each_ply_move`, the one the placement search uses, so the
@@ -18,28 +18,11 @@ use crate::position::index::SubspaceIndex;
 use crate::rules::movegen::NONE;
 use crate::position::Color;
 use crate::position::sector::Sector;
-use crate::position::value::{value_at, TooDeep};
+use crate::position::value::{value_at, Deep, Value};
+use crate::solve::limits::Limits;
 use crate::solve::progress::Progress;
-use crate::position::value::{is_deep, Deep, Value};
+use crate::solve::tables::SectorTables;
 use rayon::prelude::*;
-use std::collections::HashMap;
-
-/// Solved tables, one value byte per slot, by sector.
-pub trait SectorTables: Sync {
-    /// The table of `sector`; the caller guarantees it was solved.
-    fn values(&self, sector: Sector) -> &[u8];
-    /// The exact depths of `sector`'s deep values ([`DEEP_WIN`](crate::position::value::DEEP_WIN),
-    /// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS)); none by default.
-    fn deep(&self, _sector: Sector) -> Option<&crate::position::value::Deep> {
-        None
-    }
-}
-
-impl SectorTables for HashMap<Sector, Vec<u8>> {
-    fn values(&self, sector: Sector) -> &[u8] {
-        self.get(&sector).unwrap_or_else(|| panic!("table {sector} is not in memory"))
-    }
-}
 
 const CHUNK: usize = 1 << 14;
 /// More than the most moves a position has: at most 24 - o empty points, each with up
@@ -57,19 +40,9 @@ struct Target<'a> {
 
 /// Solves a sector with stones in hand under `game`'s rules (not `lasker`, whose
 /// sectors with stones in hand have cycles). `tables` holds `sector.children(game)`.
-/// Fails if a value is deeper than the encoding holds.
-pub fn solve_sector(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<u8>, TooDeep> {
-    let (values, deep) = solve_sector_deep(game, sector, tables, progress);
-    match deep.entries().iter().map(|e| e.1).min() {
-        None => Ok(values),
-        Some(depth) => Err(TooDeep { sector, depth }),
-    }
-}
-
-/// [`solve_sector`], with the values deeper than a byte holds kept exactly: their
-/// bytes are [`DEEP_WIN`](crate::position::value::DEEP_WIN) or
-/// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), their depths in the [`Deep`] list.
-pub fn solve_sector_deep(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> (Vec<u8>, Deep) {
+/// Values deeper than `limits` take the byte [`DEEP_WIN`](crate::position::value::DEEP_WIN)
+/// or [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), their depths in the [`Deep`] list.
+pub(crate) fn solve_sector(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress, limits: Limits) -> (Vec<u8>, Deep) {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
     assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");
     let idx = sector.index_on(game.rules.board);
@@ -89,8 +62,10 @@ pub fn solve_sector_deep(game: &Game, sector: Sector, tables: &dyn SectorTables,
             let mut deep = Vec::new();
             for ((i, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
                 let v = value_of(game, sector, m, o, &plain, &captures, &mut at);
-                *slot = v.byte().expect("a best value has the parity of its result");
-                if is_deep(*slot) {
+                debug_assert!(v.byte().is_some(), "a best value has the parity of its result");
+                let (byte, deep_byte) = limits.byte(v);
+                *slot = byte;
+                if deep_byte {
                     if idx.may_be_hole(i) && idx.is_hole(i) {
                         // A hole is no position: it keeps no deep entry.
                         *slot -= 1;

@@ -27,7 +27,7 @@ use crate::position::index::{SetOrbits, SubspaceIndex};
 use crate::rules::movegen::for_each_unmove_with;
 use crate::solve::placement::for_each_ply_move;
 use crate::position::sector::Sector;
-use crate::solve::solver::dedup_sorted;
+use crate::solve::retro::distinct::dedup_sorted;
 use crate::position::value::DRAW;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU8, Ordering::Relaxed};
