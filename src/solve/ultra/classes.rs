@@ -21,14 +21,22 @@
 //!    (the first such child is the fastest), and a position's last child to win the
 //!    level makes it lose one ply after that child (the longest resistance).
 //! 3. What is left stays in the unit: `δ = 0`, no depth.
+//!
+//! The unit's layout, its exits, the counting of distinct children and the engine
+//! that spreads a level by depth are the strong solver's (`solve/retro`); what is
+//! this pass's own is what it reads of the exits (their classes), and what a decided
+//! child does to its parents (`Level`).
 
-use crate::rules::game::Game;
-use crate::position::index::{SetOrbits, SubspaceIndex};
-use crate::rules::movegen::for_each_unmove_with;
-use crate::solve::placement::for_each_ply_move;
+use crate::position::index::SetOrbits;
 use crate::position::sector::Sector;
-use crate::solve::retro::distinct::dedup_sorted;
 use crate::position::value::DRAW;
+use crate::rules::game::Game;
+use crate::solve::progress::NoProgress;
+use crate::solve::retro::distinct::distinct;
+use crate::solve::retro::exits::{Child, Exits};
+use crate::solve::retro::frontier::Frontier;
+use crate::solve::retro::members::{self, Member};
+use crate::solve::retro::propagate::{propagate, Edge, Propagation};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -39,7 +47,10 @@ pub const NO_CLASS: i16 = i16::MIN;
 const OPEN: i16 = i16::MIN;
 /// No drawing exit.
 const NO_EXIT: i16 = i16::MIN;
+/// Slots per task of the initialisation.
 const CHUNK: usize = 1 << 14;
+/// More than the most moves without removal a position has.
+const MAX_CHILDREN: usize = 128;
 
 /// The classes of one sector: per slot, the class (or [`NO_CLASS`]) and the depth
 /// (0: none, the draw stays in its unit, or not a draw).
@@ -61,34 +72,17 @@ pub trait ClassTables: Sync {
     fn classes(&self, sector: Sector) -> Option<&[i16]>;
 }
 
-struct Member<'a> {
-    sector: Sector,
-    index: SubspaceIndex,
+/// The class pass's tables of one member.
+struct State<'a> {
+    /// The member's strong values: only its draws have a class.
     values: &'a [u8],
     rank: i16,
     delta: Vec<AtomicI16>,
     depth: Vec<AtomicU16>,
+    /// The distinct drawn children inside the unit that have not yet won a level.
     counter: Vec<AtomicU8>,
     /// Best exit, relative to `rank`, or [`NO_EXIT`].
     exit: Vec<i16>,
-    target: Option<usize>,
-}
-
-/// Slots decided, by level and depth: `lists[member][depth]` of the current level,
-/// and the losing seeds of later levels, found when a counter reached 0 early.
-struct Work {
-    lists: Vec<Vec<Mutex<Vec<u32>>>>,
-    /// `(level, member, slot)` of positions to lose a lower level in 1 ply.
-    later: Mutex<Vec<(i16, usize, u32)>>,
-}
-
-impl Work {
-    fn push(&self, member: usize, depth: u16, buf: &mut Vec<u32>) {
-        if !buf.is_empty() {
-            let mut l = self.lists[member][depth as usize].lock().unwrap();
-            l.append(buf);
-        }
-    }
 }
 
 /// Computes the classes of a unit: `members` are one sector, or a sector and its
@@ -96,110 +90,38 @@ impl Work {
 /// `rank` gives each sector's rank; `tables` holds every sector their moves leave
 /// the unit into. Returns each member's classes, in `members` order.
 pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: &dyn Fn(Sector) -> i16, tables: &dyn ClassTables) -> Vec<Classes> {
-    let atomic_i16 = |n: usize| (0..n).map(|_| AtomicI16::new(OPEN)).collect::<Vec<_>>();
-    let mut members: Vec<Member> = members_in
+    let members = members::members(game, members_in);
+    let mut states: Vec<State> = members
         .iter()
         .zip(strong)
-        .map(|(&sector, &values)| {
-            let index = sector.index_on(game.rules.board);
-            let n = index.len() as usize;
-            assert_eq!(values.len(), n, "strong values of {sector}");
-            let target = if sector.slides(game) { members_in.iter().position(|&t| t == sector.after_slide()) } else { None };
-            Member {
-                sector,
-                index,
+        .map(|(m, &values)| {
+            let n = m.index.len() as usize;
+            assert_eq!(values.len(), n, "strong values of {}", m.sector);
+            State {
                 values,
-                rank: rank(sector),
-                delta: atomic_i16(n),
+                rank: rank(m.sector),
+                delta: (0..n).map(|_| AtomicI16::new(OPEN)).collect(),
                 depth: (0..n).map(|_| AtomicU16::new(0)).collect(),
                 counter: (0..n).map(|_| AtomicU8::new(0)).collect(),
                 exit: vec![NO_EXIT; n],
-                target,
             }
         })
         .collect();
-    let work = Work { lists: (0..members.len()).map(|_| (0..=u16::MAX as usize / 64).map(|_| Mutex::new(Vec::new())).collect()).collect(), later: Mutex::new(Vec::new()) };
 
     // 1. Initialise: exits and counters of the drawn positions.
     for j in 0..members.len() {
-        let target = members[j].target.map(|t| (members[t].index, members[t].values));
-        let m = &mut members[j];
-        let sector = m.sector;
-        let table = |x: Option<Sector>| x.and_then(|c| Some((c.index_on(game.rules.board), tables.values(c)?, tables.classes(c)?)));
-        let take_two = |k: u8| k == 1 || game.take_each;
-        let slides = sector.slides(game);
-        let outside: [[Option<(SubspaceIndex, &[u8], &[i16])>; 3]; 2] = [
-            [
-                if slides && target.is_none() { table(Some(sector.after_slide())) } else { None },
-                table(sector.after_slide_removing(1).filter(|_| slides)),
-                table(sector.after_slide_removing(2).filter(|_| slides && take_two(2))),
-            ],
-            [
-                table(Some(sector.after_move()).filter(|_| sector.places())),
-                table(sector.after_removing(1).filter(|_| sector.places())),
-                table(sector.after_removing(2).filter(|_| sector.places() && take_two(2))),
-            ],
-        ];
-        // Children that exist (the game goes on) but whose tables were not given.
-        let child = |p: usize, r: u8| match (p, r) {
-            (0, 0) => Some(sector.after_slide()).filter(|_| slides && target.is_none()),
-            (0, r) => sector.after_slide_removing(r).filter(|_| slides && take_two(r)),
-            (_, 0) => Some(sector.after_move()).filter(|_| sector.places()),
-            (_, r) => sector.after_removing(r).filter(|_| sector.places() && take_two(r)),
-        };
-        let unheld: [[bool; 3]; 2] = std::array::from_fn(|p| std::array::from_fn(|r| child(p, r as u8).is_some() && outside[p][r].is_none()));
-        let ply = crate::solve::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
-        let (index, values, counter, delta, rank) = (&m.index, m.values, &m.counter, &m.delta, m.rank);
-        let opp_orbits = SetOrbits::get(sector.o as usize);
-        m.exit.par_chunks_mut(CHUNK).enumerate().for_each(|(c, exits)| crate::cpu::fast!({
-            let mut kids = [0u64; 128];
-            let first = c * CHUNK;
-            for (k, exit) in exits.iter_mut().enumerate() {
-                let i = first + k;
-                if values[i] != DRAW || (index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
-                    continue;
-                }
-                let (mover, opp) = index.unindex(i as u64);
-                let (mut n, mut best, mut any) = (0usize, NO_EXIT, false);
-                for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
-                    any = true;
-                    let (cm, co) = (opp_after, after);
-                    let removed = (sector.o as u32 - cm.count_ones()) as usize;
-                    let placed = (mv.from == crate::rules::movegen::NONE) as usize;
-                    if let (0, 0, Some((ti, tv))) = (removed, placed, target.as_ref()) {
-                        let slot = ti.index(cm, co);
-                        if tv[slot as usize] == DRAW {
-                            kids[n] = slot;
-                            n += 1;
-                        }
-                    } else if let Some((ci, cv, cc)) = &outside[placed][removed] {
-                        let slot = ci.index(cm, co) as usize;
-                        if cv[slot] == DRAW {
-                            let e = -cc[slot] - rank;
-                            best = best.max(e);
-                        }
-                    } else if unheld[placed][removed] {
-                        panic!("{sector}: a move leads into a sector the class pass was not given");
-                    }
-                });
-                let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
-                counter[i].store(distinct as u8, Relaxed);
-                *exit = best;
-                if !any {
-                    // A terminal draw (a full board): it stays.
-                    delta[i].store(0, Relaxed);
-                }
-            }
-        }));
+        initialise(game, &members, &mut states, j, tables);
     }
 
     // The levels: every magnitude an exit has.
-    let mut levels: Vec<i16> = members.iter().flat_map(|m| m.exit.par_iter().filter(|&&e| e != NO_EXIT && e != 0).map(|e| e.abs()).collect::<std::collections::BTreeSet<i16>>()).collect();
+    let mut levels: Vec<i16> =
+        states.iter().flat_map(|m| m.exit.par_iter().filter(|&&e| e != NO_EXIT && e != 0).map(|e| e.abs()).collect::<std::collections::BTreeSet<i16>>()).collect();
     levels.sort_unstable();
     levels.dedup();
     // Losing seeds found at the start: no drawn child in the unit, a losing best exit.
-    for (j, m) in members.iter().enumerate() {
-        let mut later = work.later.lock().unwrap();
+    let later: Mutex<Vec<(i16, usize, u32)>> = Mutex::new(Vec::new());
+    for (j, m) in states.iter().enumerate() {
+        let mut later = later.lock().unwrap();
         for (i, (&e, c)) in m.exit.iter().zip(&m.counter).enumerate() {
             if e != NO_EXIT && e < 0 && c.load(Relaxed) == 0 && m.values[i] == DRAW && m.delta[i].load(Relaxed) == OPEN {
                 later.push((-e, j, i as u32));
@@ -208,105 +130,50 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
     }
 
     // 2. Levels, from the most extreme.
+    let frontier = Frontier::new(members.len());
+    let name = members::name(&members);
     for &level in levels.iter().rev() {
         // Seeds: winning exits worth exactly `level`, and the losing seeds of this level.
-        for (j, m) in members.iter().enumerate() {
-            let mut seeds: Vec<u32> = m
+        for (j, m) in states.iter().enumerate() {
+            let mut seeds: Vec<(u16, u32)> = m
                 .exit
                 .par_iter()
                 .enumerate()
                 .filter(|&(i, &e)| e == level && m.delta[i].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok())
-                .map(|(i, _)| i as u32)
+                .map(|(i, _)| (1, i as u32))
                 .collect();
-            for &i in &seeds {
+            for &(_, i) in &seeds {
                 m.depth[i as usize].store(1, Relaxed);
             }
-            work.push(j, 1, &mut seeds);
+            frontier.flush(j, &mut seeds);
         }
         let mut rest = Vec::new();
-        for (l, j, i) in std::mem::take(&mut *work.later.lock().unwrap()) {
-            let m = &members[j];
+        for (l, j, i) in std::mem::take(&mut *later.lock().unwrap()) {
+            let m = &states[j];
             if l == level {
                 if m.delta[i as usize].compare_exchange(OPEN, -level, Relaxed, Relaxed).is_ok() {
                     m.depth[i as usize].store(1, Relaxed);
-                    work.push(j, 1, &mut vec![i]);
+                    frontier.flush(j, &mut vec![(1, i)]);
                 }
             } else {
                 rest.push((l, j, i));
             }
         }
-        *work.later.lock().unwrap() = rest;
-
+        *later.lock().unwrap() = rest;
         // Spread by depth within the level.
-        let mut d: u16 = 1;
-        loop {
-            // Every decision of depth `d + 1` comes from depth `d`: an empty depth ends the level.
-            let lists: Vec<Vec<u32>> = (0..members.len()).map(|j| std::mem::take(&mut *work.lists[j][d as usize].lock().unwrap())).collect();
-            if lists.iter().all(|l| l.is_empty()) {
-                break;
-            }
-            for (j, list) in lists.iter().enumerate() {
-                let child = &members[j];
-                let Some(parent_at) = child.target else { continue };
-                let parent = &members[parent_at];
-                let parent_hand = child.sector.oh;
-                let mover_orbits = SetOrbits::get(child.index.sub.s as usize);
-                let work = &work;
-                list.par_chunks(CHUNK / 4).for_each(|slots| crate::cpu::fast!({
-                    let mut preds = [0u64; 256];
-                    let mut next: Vec<u32> = Vec::new();
-                    for &i in slots {
-                        let cd = child.delta[i as usize].load(Relaxed);
-                        let (mover, opp) = child.index.unindex(i as u64);
-                        let mut k = 0;
-                        for_each_unmove_with(game, mover, opp, parent_hand, |pm, po| {
-                            preds[k] = parent.index.index(pm, po);
-                            k += 1;
-                        });
-                        let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
-                        for &p in &preds[..k] {
-                            let p = p as usize;
-                            if parent.values[p] != DRAW {
-                                continue;
-                            }
-                            if cd == -level {
-                                // The child loses the level: the parent wins it, first come fastest.
-                                if parent.delta[p].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok() {
-                                    parent.depth[p].store(d + 1, Relaxed);
-                                    next.push(p as u32);
-                                }
-                            } else if parent.counter[p].fetch_sub(1, Relaxed) == 1 && parent.delta[p].load(Relaxed) == OPEN {
-                                // The last drawn child has won a level: the parent loses
-                                // this one if no exit saves it, else a lower one (or none).
-                                let e = parent.exit[p];
-                                if e == NO_EXIT || e <= -level {
-                                    if parent.delta[p].compare_exchange(OPEN, -level, Relaxed, Relaxed).is_ok() {
-                                        parent.depth[p].store(d + 1, Relaxed);
-                                        next.push(p as u32);
-                                    }
-                                } else if e < 0 {
-                                    work.later.lock().unwrap().push((-e, parent_at, p as u32));
-                                }
-                            }
-                        }
-                    }
-                    work.push(parent_at, d + 1, &mut next);
-                }));
-            }
-            d += 1;
-            assert!((d as usize) < work.lists[0].len(), "class depth {d} exceeds the work lists");
-        }
+        propagate(game, &members, &frontier, &Levels { states: &states, level, later: &later }, &NoProgress, &name);
     }
 
     // 3. The rest stays in the unit.
     members
         .into_iter()
-        .map(|m| {
+        .zip(states)
+        .map(|(member, m)| {
             let n = m.values.len();
             let mut class = vec![NO_CLASS; n];
             let mut depth = vec![0u16; n];
             class.par_iter_mut().zip(depth.par_iter_mut()).enumerate().for_each(|(i, (c, dp))| {
-                if m.values[i] == DRAW && !(m.index.may_be_hole(i as u64) && m.index.is_hole(i as u64)) {
+                if m.values[i] == DRAW && !(member.index.may_be_hole(i as u64) && member.index.is_hole(i as u64)) {
                     let delta = m.delta[i].load(Relaxed);
                     let delta = if delta == OPEN { 0 } else { delta };
                     *c = m.rank + delta;
@@ -316,4 +183,133 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
             Classes { class, depth }
         })
         .collect()
+}
+
+/// The best exit and the count of distinct drawn children inside the unit of every
+/// drawn position of member `j`; a drawn position without a move (a full board) stays.
+fn initialise(game: &Game, members: &[Member], states: &mut [State], j: usize, tables: &dyn ClassTables) {
+    let sector = members[j].sector;
+    let exits = Exits::new(game, members, j, |c| tables.values(c).zip(tables.classes(c)));
+    let exits = &exits;
+    let inside: Option<&[u8]> = members[j].target.map(|t| states[t].values);
+    let index = &members[j].index;
+    let m = &mut states[j];
+    let (values, counter, delta, rank) = (m.values, &m.counter, &m.delta, m.rank);
+    let opp_orbits = SetOrbits::get(sector.o as usize);
+    m.exit.par_chunks_mut(CHUNK).enumerate().for_each(|(c, exits_out)| {
+        crate::cpu::fast!({
+            let mut kids = [0u64; MAX_CHILDREN];
+            let first = c * CHUNK;
+            for (k, exit) in exits_out.iter_mut().enumerate() {
+                let i = first + k;
+                if values[i] != DRAW || (index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
+                    continue;
+                }
+                let (mover, opp) = index.unindex(i as u64);
+                let (mut n, mut best, mut any) = (0usize, NO_EXIT, false);
+                exits.for_each_child(
+                    game,
+                    mover,
+                    opp,
+                    #[inline(always)]
+                    |child| {
+                        any = true;
+                        match child {
+                            Child::Inside(slot) => {
+                                if inside.is_some_and(|tv| tv[slot as usize] == DRAW) {
+                                    kids[n] = slot;
+                                    n += 1;
+                                }
+                            }
+                            Child::Exit(Some((cv, cc)), slot) => {
+                                if cv[slot as usize] == DRAW {
+                                    best = best.max(-cc[slot as usize] - rank);
+                                }
+                            }
+                            Child::Exit(None, _) => panic!("{sector}: a move leads into a sector the class pass was not given"),
+                            // A win at once: not a draw's move.
+                            Child::Wins => {}
+                        }
+                    },
+                );
+                let distinct = distinct(opp_orbits, opp, &mut kids[..n]);
+                counter[i].store(distinct as u8, Relaxed);
+                *exit = best;
+                if !any {
+                    // A terminal draw (a full board): it stays.
+                    delta[i].store(0, Relaxed);
+                }
+            }
+        })
+    });
+}
+
+/// One level of the classes: its magnitude, and where a position whose last drawn
+/// child has won a level, but whose exit saves it from losing this one, waits for a
+/// lower level.
+struct Levels<'a> {
+    states: &'a [State<'a>],
+    level: i16,
+    /// `(level, member, slot)` of positions to lose a lower level in 1 ply.
+    later: &'a Mutex<Vec<(i16, usize, u32)>>,
+}
+
+/// One depth of a level from one member's children into their parents.
+struct Level<'a> {
+    child: &'a State<'a>,
+    parent: &'a State<'a>,
+    parent_at: usize,
+    level: i16,
+    depth: u16,
+    later: &'a Mutex<Vec<(i16, usize, u32)>>,
+}
+
+impl Propagation for Levels<'_> {
+    type Edge<'a>
+        = Level<'a>
+    where
+        Self: 'a;
+
+    fn edge(&self, depth: u16, child: usize, parent: usize) -> Level<'_> {
+        Level { child: &self.states[child], parent: &self.states[parent], parent_at: parent, level: self.level, depth, later: self.later }
+    }
+}
+
+impl Edge for Level<'_> {
+    /// A position's `δ` is set once: every listed one is decided at its depth.
+    #[inline(always)]
+    fn listed(&self, _slot: u32) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn update(&self, slot: u32, parents: &[u64], decided: &mut Vec<(u16, u32)>) {
+        let (parent, level, d) = (self.parent, self.level, self.depth);
+        let cd = self.child.delta[slot as usize].load(Relaxed);
+        for &p in parents {
+            let p = p as usize;
+            if parent.values[p] != DRAW {
+                continue;
+            }
+            if cd == -level {
+                // The child loses the level: the parent wins it, first come fastest.
+                if parent.delta[p].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok() {
+                    parent.depth[p].store(d + 1, Relaxed);
+                    decided.push((d + 1, p as u32));
+                }
+            } else if parent.counter[p].fetch_sub(1, Relaxed) == 1 && parent.delta[p].load(Relaxed) == OPEN {
+                // The last drawn child has won a level: the parent loses
+                // this one if no exit saves it, else a lower one (or none).
+                let e = parent.exit[p];
+                if e == NO_EXIT || e <= -level {
+                    if parent.delta[p].compare_exchange(OPEN, -level, Relaxed, Relaxed).is_ok() {
+                        parent.depth[p].store(d + 1, Relaxed);
+                        decided.push((d + 1, p as u32));
+                    }
+                } else if e < 0 {
+                    self.later.lock().unwrap().push((-e, self.parent_at, p as u32));
+                }
+            }
+        }
+    }
 }
