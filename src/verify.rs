@@ -81,11 +81,7 @@ fn load(tb: &Tablebase, s: Sector, results_only: bool) -> Result<(Vec<u8>, Deep)
     }
     let wld = t.read_wld_mapped()?;
     let n = t.header.entries as usize;
-    let values = (0..n).map(|i| match (wld[i / 4] >> (2 * (i % 4))) & 3 {
-        0 => 0,
-        1 => crate::position::value::enc_win(1),
-        _ => crate::position::value::enc_loss(0),
-    }).collect();
+    let values = crate::position::wld::unpack(&wld, n).map(crate::position::wld::stand_in).collect();
     Ok((values, Deep::default()))
 }
 

@@ -5,6 +5,7 @@ pub mod index;
 pub mod sector;
 pub mod subspace;
 pub mod value;
+pub mod wld;
 
 use crate::rules::geometry::Bits;
 use crate::position::subspace::Subspace;

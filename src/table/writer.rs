@@ -7,6 +7,7 @@
 
 use super::format::{deep_bytes, deep_hash, BlockEntry, DeepSpan, Header, BLOCK_SIZE};
 use crate::position::value::{is_deep, Deep};
+use crate::position::wld;
 use super::{layout_fingerprint, table_path, TableError};
 use crate::rules::Rules;
 use crate::position::sector::Sector;
@@ -117,25 +118,18 @@ pub fn is_temporary(name: &str) -> bool {
     is_own_name(stem)
 }
 
-/// Splits one block of value bytes into its WLD plane (four 2-bit codes a byte) and
-/// its depth plane (a byte per win or loss).
+/// Splits one block of value bytes into its WLD plane (packed codes, [`wld`]) and its
+/// depth plane (a byte per win or loss).
 pub(super) fn planes_of(values: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let mut wld = vec![0u8; values.len().div_ceil(4)];
     let mut depth = Vec::with_capacity(values.len());
-    for (i, &b) in values.iter().enumerate() {
-        let code = match b {
-            0 => 0,
-            1..=127 => 1,
-            _ => 2,
-        };
-        wld[i / 4] |= code << (2 * (i % 4));
+    for &b in values {
         match b {
             0 => {}
             1..=127 => depth.push(b - 1),
             _ => depth.push(b - 128),
         }
     }
-    (wld, depth)
+    (wld::pack(values), depth)
 }
 
 fn compress(data: &[u8]) -> Vec<u8> {
