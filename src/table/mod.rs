@@ -1,7 +1,8 @@
 //! The table file format (version 3): one file per sector, `S-O.mtb` for a movement
 //! subspace and `S-O-SH-OH.mtb` for a sector with stones in hand (see `sector`).
 //! [`format`] has the header's bytes, [`writer`] writes files atomically and
-//! [`reader`] reads them, every block checked.
+//! [`reader`] reads them, every block checked. Strong tables are one kind of
+//! [`block`] file.
 //!
 //! ```text
 //! offset size  field
@@ -73,6 +74,7 @@
 //! its flag, which builds from before it refuse as an unknown flag (no table without
 //! deep values changed).
 
+pub mod block;
 pub mod compact;
 pub mod format;
 pub(crate) mod frame;
@@ -81,6 +83,7 @@ pub mod reader;
 pub mod stats;
 pub mod writer;
 
+pub use block::{BlockFile, Kind};
 pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
 pub use reader::{Checked, Planes, TableFile};
 pub use writer::{lock_dir, write_atomic, write_table, write_table_deep};
@@ -137,13 +140,17 @@ pub enum TableError {
         /// What refused it.
         reader: &'static str,
     },
-    /// The file has a format version other than [`VERSION`]; solve it again.
-    #[error("{} has format version {found}; this build reads version {VERSION}", path.display())]
+    /// The file is of its kind (its magic is right) but of another format version
+    /// than this build reads: a file of an older or newer build, not a damaged one.
+    /// Solving it again replaces it.
+    #[error("{} has format version {found}; this build reads version {supported}", path.display())]
     Version {
         /// The file.
         path: PathBuf,
         /// The version in its header.
         found: u16,
+        /// The one version this build reads of that kind of file.
+        supported: u16,
     },
     /// The file is shorter than its header says.
     #[error("{} is truncated: {detail}", path.display())]
