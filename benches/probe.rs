@@ -110,10 +110,8 @@ fn bench_ultra_probe(c: &mut Criterion) {
     morris::solve::ultra::run::run_dir(tmp.path(), &rules, &[(4, 4)], None, &NoProgress, &mut |_| {}).unwrap();
     let tb = Tablebase::open(tmp.path()).unwrap();
     // The sectors the start reaches with a draw: those with a class file.
-    let sectors: Vec<Sector> = Sector::reachable(Sector::start(4, 4).unwrap(), morris::rules::game::Game::standard())
-        .into_iter()
-        .filter(|&s| morris::solve::ultra::file::class_path(tmp.path(), s).exists())
-        .collect();
+    let sectors: Vec<Sector> =
+        Sector::reachable(Sector::start(4, 4).unwrap(), morris::rules::game::Game::standard()).into_iter().filter(|&s| morris::table::class_path(tmp.path(), s).exists()).collect();
     let mut x = 0x853C49E6748FEA9Bu64;
     let mut positions = Vec::new();
     while positions.len() < N / 4 {

@@ -6,7 +6,7 @@ use super::{children, ProbeError, Tablebase};
 use crate::position::Position;
 use crate::position::sector::Sector;
 use crate::table::TableError;
-use crate::solve::ultra::file::ClassFile;
+use crate::table::ClassFile;
 use crate::solve::ultra::run::VALUES_FILE;
 use crate::solve::ultra::SectorValues;
 use crate::position::value::{MoveInfo, Value};

@@ -1,8 +1,9 @@
 //! The table file format (version 3): one file per sector, `S-O.mtb` for a movement
 //! subspace and `S-O-SH-OH.mtb` for a sector with stones in hand (see `sector`).
 //! [`format`] has the header's bytes, [`writer`] writes files atomically and
-//! [`reader`] reads them, every block checked. Strong tables are one kind of
-//! [`block`] file.
+//! [`reader`] reads them, every block checked. The draw classes of a sector are a
+//! file of their own beside its table ([`class`]); both kinds are read by one
+//! [`block`] reader.
 //!
 //! ```text
 //! offset size  field
@@ -75,6 +76,7 @@
 //! deep values changed).
 
 pub mod block;
+pub mod class;
 pub mod compact;
 pub mod format;
 pub(crate) mod frame;
@@ -84,6 +86,7 @@ pub mod stats;
 pub mod writer;
 
 pub use block::{BlockFile, Kind};
+pub use class::{class_path, write_classes, ClassFile, ClassHeader, Classes, NO_CLASS};
 pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
 pub use reader::{Checked, Planes, TableFile};
 pub use writer::{lock_dir, write_atomic, write_table, write_table_deep};

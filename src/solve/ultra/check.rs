@@ -154,7 +154,7 @@ pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn
 /// sectors of the starts that were classed) one ply up, from each sector's strong
 /// table and class file.
 pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn crate::solve::solver::Progress) -> Result<ClassOutcome, super::run::UltraError> {
-    use super::file::ClassFile;
+    use crate::table::ClassFile;
     use crate::table::{table_path, TableFile};
     use std::collections::{BTreeSet, HashMap};
     let game = rules.game();

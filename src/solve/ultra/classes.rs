@@ -29,27 +29,16 @@ use crate::solve::placement::for_each_ply_move;
 use crate::position::sector::Sector;
 use crate::solve::solver::dedup_sorted;
 use crate::position::value::DRAW;
+pub use crate::table::class::{Classes, NO_CLASS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
-/// The class of a slot that is not a draw (or a hole).
-pub const NO_CLASS: i16 = i16::MIN;
 /// `δ` not yet decided.
 const OPEN: i16 = i16::MIN;
 /// No drawing exit.
 const NO_EXIT: i16 = i16::MIN;
 const CHUNK: usize = 1 << 14;
-
-/// The classes of one sector: per slot, the class (or [`NO_CLASS`]) and the depth
-/// (0: none, the draw stays in its unit, or not a draw).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Classes {
-    /// Class per slot, from the side to move's point of view.
-    pub class: Vec<i16>,
-    /// Plies until play leaves the unit under the tie-break; 0 for none.
-    pub depth: Vec<u16>,
-}
 
 /// What the class pass reads of sectors solved before: strong values and classes.
 /// A sector it does not hold is one no move of the unit reaches (outside the start's

@@ -195,7 +195,7 @@ pub const VALUES_FILE: &str = "sector-values.txt";
 /// are `given`, or ranked from the tables' counts. Class files already there for the
 /// same strong tables and values are kept, so an interrupted run resumes.
 pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solve::solver::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
-    use super::file::{write_classes, ClassFile};
+    use crate::table::{write_classes, ClassFile};
     use crate::table::{table_path, TableFile};
     let game = rules.game();
     let set: BTreeSet<Sector> = sectors_of(game, starts);
@@ -281,7 +281,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
 /// Drawn positions (up to symmetry: holes of the index skipped) by class, over every
 /// class file of the directory's sector values, and the bytes of those files.
 pub fn class_histogram(dir: &std::path::Path, rules: &crate::Rules) -> Result<(std::collections::BTreeMap<i16, u64>, u64), UltraError> {
-    use super::file::ClassFile;
+    use crate::table::ClassFile;
     use crate::table::{table_path, TableFile};
     let values = read_values(dir)?;
     let mut hist = std::collections::BTreeMap::new();
