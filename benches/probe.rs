@@ -29,15 +29,19 @@ fn bench_probe(c: &mut Criterion) {
     let mut g = c.benchmark_group("probe");
     g.throughput(Throughput::Elements(N as u64));
     let uncached = Tablebase::with_cache(dir.path(), 0).unwrap();
-    g.bench_function("random probes, no block cache", |b| b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>()));
+    g.bench_function("random probes, no block cache", |b| {
+        b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement::<morris::Value>(m, o).unwrap().goodness() as i64).sum::<i64>())
+    });
     g.bench_function("random WLD-only probes, no block cache", |b| {
-        b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
+        b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_movement::<morris::Wdl>(m, o).unwrap() == morris::Wdl::Win).count())
     });
     let cached = Tablebase::open(dir.path()).unwrap();
-    g.bench_function("random probes, default block cache", |b| b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>()));
+    g.bench_function("random probes, default block cache", |b| {
+        b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement::<morris::Value>(m, o).unwrap().goodness() as i64).sum::<i64>())
+    });
     let results = Tablebase::open(dir.path()).unwrap();
     g.bench_function("random WLD-only probes, default block cache", |b| {
-        b.iter(|| positions.iter().filter(|&&(m, o)| results.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
+        b.iter(|| positions.iter().filter(|&&(m, o)| results.probe_movement::<morris::Wdl>(m, o).unwrap() == morris::Wdl::Win).count())
     });
     g.finish();
 }

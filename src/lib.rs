@@ -76,7 +76,7 @@ pub use position::subspace::{Subspace, SubspaceParseError, Unit};
 pub use position::value::{MoveInfo, Value, Wdl};
 pub use position::{Color, Position, PositionError};
 pub use probe::ultra::{DrawClass, UltraValue};
-pub use probe::{LineStep, ProbeError, SearchOptions, Searcher, Tablebase, CACHE_BLOCKS};
+pub use probe::{Grade, LineStep, ProbeError, SearchOptions, Searcher, Tablebase, CACHE_BLOCKS};
 pub use rules::movegen::{Move, MoveParseError};
 pub use rules::{Rules, RulesError};
 pub use solve::generate::{run as generate, Options as GenerateOptions, Report, Reporter};

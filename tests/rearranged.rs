@@ -137,11 +137,11 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
             let (bare, cached) = (Tablebase::with_cache(dir.path(), 0).unwrap(), Tablebase::open(dir.path()).unwrap());
             for &(m, o) in &pos {
                 for tb in [&bare, &cached, &cached] {
-                    match tb.probe_movement(m, o) {
+                    match tb.probe_movement::<morris::Value>(m, o) {
                         Ok(v) => panic!("{}: {name} block {k} gave {v}", d.what),
                         Err(e) => names_table(&e),
                     }
-                    match tb.probe_wdl_movement(m, o) {
+                    match tb.probe_movement::<morris::Wdl>(m, o) {
                         Ok(v) => panic!("{}: {name} block {k} gave {v:?} (WLD)", d.what),
                         Err(e) => names_table(&e),
                     }
@@ -263,12 +263,12 @@ fn a_frame_hidden_behind_a_skippable_frame_is_an_error_on_every_read_path() {
             for &(m, o) in &pos {
                 for tb in [&bare, &cached, &cached] {
                     if full {
-                        match tb.probe_movement(m, o) {
+                        match tb.probe_movement::<morris::Value>(m, o) {
                             Ok(v) => panic!("{what}: gave {v}"),
                             Err(e) => names_table(&e),
                         }
                     }
-                    match tb.probe_wdl_movement(m, o) {
+                    match tb.probe_movement::<morris::Wdl>(m, o) {
                         Ok(v) => panic!("{what}: gave {v:?} (WLD)"),
                         Err(e) => names_table(&e),
                     }

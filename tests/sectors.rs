@@ -82,7 +82,7 @@ fn verifier_checks_placement_sectors() {
     let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let sectors: Vec<morris::Sector> = reports.iter().map(|r| r.sector).collect();
     let tb = Tablebase::open(dir.path()).unwrap();
-    let ok = verify_sectors(&tb, &sectors, &NoProgress).unwrap();
+    let ok = verify_sectors::<morris::Value>(&tb, &sectors, &NoProgress).unwrap();
     assert_eq!(ok.mismatch_count, 0, "{:?}", ok.mismatches.first());
     let total: u64 = reports.iter().map(|r| r.stats.positions).sum();
     assert_eq!(ok.checked, total);
@@ -97,7 +97,7 @@ fn verifier_checks_placement_sectors() {
     values[slot as usize] = 0;
     write_table(dir.path(), &morris::rules::Rules::STANDARD, sector, &values, &Stats::of(&index, &values)).unwrap();
     let tb = Tablebase::open(dir.path()).unwrap();
-    let bad = verify_sectors(&tb, &[sector], &NoProgress).unwrap();
+    let bad = verify_sectors::<morris::Value>(&tb, &[sector], &NoProgress).unwrap();
     assert!(bad.mismatch_count >= 1);
     assert!(bad.mismatches.iter().any(|m| m.slot == slot), "{:?}", bad.mismatches);
 }

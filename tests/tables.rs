@@ -143,7 +143,7 @@ fn random_damage_gives_errors_not_wrong_values() {
         let tb = Tablebase::with_cache(dir.path(), 0).unwrap();
         for &i in &probes {
             let (m, o) = idx.unindex(i);
-            if let Ok(v) = tb.probe_movement(m, o) {
+            if let Ok(v) = tb.probe_movement::<morris::Value>(m, o) {
                 assert_eq!(v.encode().unwrap(), truth[i as usize], "round {round}: slot {i} read wrong");
             }
         }
