@@ -31,7 +31,7 @@ fn engine(rules: &Rules, max_total: u8) -> HashMap<Subspace, Vec<u8>> {
 /// Reading-order bits (the notation's order, the reference's) to the engine's points.
 fn to_engine(rules: &Rules, mask: u32) -> u32 {
     let geo = rules.board.geometry();
-    (0..geo.points).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading[i]).sum()
+    (0..geo.points()).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading()[i]).sum()
 }
 
 fn compare(rule_set: &str, pairs: &[(u8, u8)]) {
@@ -421,8 +421,13 @@ fn full_board_rule_in_the_12_12_unit() {
 fn take_each_changes_no_movement_table_without_diagonals() {
     for board in [morris::rules::Board::Nine, morris::rules::Board::Six, morris::rules::Board::NineDiagonal] {
         let geo = board.geometry();
-        let most =
-            geo.edges.iter().flat_map(|&(p, q)| [(p, q), (q, p)]).map(|(from, to)| geo.mills.iter().filter(|&&m| m >> to & 1 != 0 && m >> from & 1 == 0).count()).max().unwrap();
+        let most = geo
+            .edges()
+            .iter()
+            .flat_map(|&(p, q)| [(p, q), (q, p)])
+            .map(|(from, to)| geo.mills().iter().filter(|&&m| m >> to & 1 != 0 && m >> from & 1 == 0).count())
+            .max()
+            .unwrap();
         let diagonal = board == morris::rules::Board::NineDiagonal;
         assert_eq!(most, if diagonal { 2 } else { 1 }, "{board:?}: mills a slide can close at once");
     }

@@ -3,7 +3,7 @@
 
 use morris::position::index::SubspaceIndex;
 use morris::rules::game::Game;
-use morris::rules::geometry::{point_by_name, BitIter, Bits, NAMES};
+use morris::rules::geometry::Bits;
 use morris::rules::movegen::{for_each_move, for_each_unmove, is_blocked, NONE};
 
 /// Rule sets whose movement phase the engine solves: every option on the 24-point boards.
@@ -115,7 +115,7 @@ proptest! {
 
 /// The rules of docs/rules.md, spelled out over point names with no precomputed tables.
 fn plain_moves(m: Bits, o: Bits) -> Vec<(u8, u8, u8, Bits, Bits)> {
-    let p = |n: &str| point_by_name(n).unwrap();
+    let p = |n: &str| morris::rules::Board::Nine.geometry().point(n).unwrap();
     let lines: [[&str; 3]; 16] = [
         ["a7", "d7", "g7"],
         ["b6", "d6", "f6"],
@@ -162,6 +162,5 @@ fn plain_moves(m: Bits, o: Bits) -> Vec<(u8, u8, u8, Bits, Bits)> {
             }
         }
     }
-    let _ = (NAMES, BitIter(0));
     out
 }

@@ -23,7 +23,7 @@ use std::collections::BTreeMap;
 /// Reading-order bits (the notation's order, the reference's) to the engine's points.
 fn to_engine(rules: &Rules, mask: u32) -> u32 {
     let geo = rules.board.geometry();
-    (0..geo.points).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading[i]).sum()
+    (0..geo.points()).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading()[i]).sum()
 }
 
 fn sector(x: (u32, u32, u32, u32)) -> Sector {

@@ -143,7 +143,7 @@ pub fn best_move(rules: &Rules, pos: &Position, budget: u64, rng: &mut Rng) -> O
         root.swap(i, rng.below(i + 1));
     }
     root.sort_by_key(|c| c.0.capture == NONE);
-    let mut s = Search { game, mills: &geo.mills, adj: &geo.adj, full: geo.mask, nodes: 0, budget, lists: Vec::new() };
+    let mut s = Search { game, mills: geo.mills(), adj: geo.adj(), full: geo.mask(), nodes: 0, budget, lists: Vec::new() };
     let mut chosen: Vec<Move> = vec![root[0].0];
     for depth in 0..64u32 {
         let mut scores: Vec<(i32, usize)> = Vec::with_capacity(root.len());

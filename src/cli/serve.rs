@@ -658,13 +658,13 @@ fn complete_starts(app: &App) -> Vec<(u8, u8)> {
 /// edges by name and the grid's width, so that the page knows no board of its own.
 fn board_json(rules: &morris::rules::Rules) -> JsonValue {
     let g = rules.board.geometry();
-    let name = |p: u8| g.names[p as usize].clone();
+    let name = |p: u8| g.name(p as usize);
     json!({
         "name": rules.board.name(),
-        "points": g.reading.iter().map(|&p| name(p)).collect::<Vec<_>>(),
-        "edges": g.edges.iter().map(|&(p, q)| [name(p), name(q)]).collect::<Vec<_>>(),
-        "mills": g.mills.iter().map(|&m| (0..24u8).filter(|&p| m >> p & 1 != 0).map(name).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "columns": 2 * g.rings + 1,
+        "points": g.reading().iter().map(|&p| name(p)).collect::<Vec<_>>(),
+        "edges": g.edges().iter().map(|&(p, q)| [name(p), name(q)]).collect::<Vec<_>>(),
+        "mills": g.mills().iter().map(|&m| (0..24u8).filter(|&p| m >> p & 1 != 0).map(name).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "columns": 2 * g.rings() + 1,
         "stones": rules.stones,
     })
 }

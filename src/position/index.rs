@@ -45,7 +45,7 @@ impl SetOrbits {
         const UNSET: u32 = u32::MAX;
         // Indexed by the colex rank of the set among all sets of the 24-point grid, on
         // which every board lies.
-        let mut canon = vec![UNSET; binom(crate::rules::game::MAX_POINTS, k) as usize];
+        let mut canon = vec![UNSET; binom(crate::rules::geometry::MAX_POINTS, k) as usize];
         let mut reps = Vec::new();
         let mut stab = Vec::new();
         let inverse: [usize; symmetry::COUNT] = std::array::from_fn(symmetry::inverse);

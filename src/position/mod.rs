@@ -106,8 +106,8 @@ pub enum PositionError {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// White's stones on the board: bit `p` is point `p` of
-    /// [`geometry::NAMES`](crate::rules::geometry::NAMES).
+    /// White's stones on the board: bit `p` is internal point `p` of the rules' board
+    /// (see [`Geometry::name`](crate::rules::geometry::Geometry::name)).
     pub white: Bits,
     /// Black's stones on the board, like `white`.
     pub black: Bits,
@@ -163,7 +163,7 @@ impl Position {
                 PositionError::BoardLength(chars.len(), board.points())
             });
         }
-        let reading = &board.geometry().reading;
+        let reading = board.geometry().reading();
         let (mut white, mut black): (Bits, Bits) = (0, 0);
         for (i, c) in chars.iter().enumerate() {
             let p = reading[i];
@@ -280,7 +280,7 @@ impl Position {
         let (w, b) = (parse(white)?, parse(black)?);
         if w & b != 0 {
             let p = (w & b).trailing_zeros() as usize;
-            return Err(PositionError::Duplicate(geo.names[p].to_string()));
+            return Err(PositionError::Duplicate(geo.name(p).to_string()));
         }
         Position::new(rules, w, b, white_hand, black_hand, to_move)
     }
@@ -353,7 +353,7 @@ impl Position {
         self.rules
             .board
             .geometry()
-            .reading
+            .reading()
             .iter()
             .map(|&p| {
                 if self.white >> p & 1 != 0 {
@@ -382,8 +382,8 @@ impl fmt::Display for Position {
 /// Point names of a bitboard of `board`, comma-separated, in internal order (not
 /// sorted by name): the format [`Position::from_lists`] reads.
 pub fn point_list(board: Board, bits: Bits) -> String {
-    let names = &board.geometry().names;
-    crate::rules::geometry::BitIter(bits).map(|p| names[p].as_str()).collect::<Vec<_>>().join(",")
+    let geo = board.geometry();
+    crate::rules::geometry::BitIter(bits).map(|p| geo.name(p)).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 //! is `standard` and has its fingerprint.
 
 pub mod board;
+pub mod board24;
 pub mod color;
 pub mod game;
 pub mod geometry;
@@ -15,54 +16,12 @@ pub mod movegen;
 pub mod ply;
 pub mod symmetry;
 
+pub use board::Board;
 pub use color::Color;
 
 use std::fmt;
 use std::str::FromStr;
 use xxhash_rust::xxh3::xxh3_64;
-
-/// The boards of the family: concentric squares of 8 points each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Board {
-    /// 24 points, 32 edges, 16 mills: the standard board.
-    Nine,
-    /// The standard board with the 4 corner diagonals as edges and mills: 40 edges,
-    /// 20 mills (Morabaraba, Twelve Men's Morris).
-    NineDiagonal,
-    /// 16 points on two squares, 20 edges, 8 mills (Six and Five Men's Morris).
-    Six,
-}
-
-impl Board {
-    /// Every board, in the order of `docs/rules.md`.
-    pub const ALL: [Board; 3] = [Board::Nine, Board::NineDiagonal, Board::Six];
-
-    /// The board's name in rule strings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Board::Nine => "nine",
-            Board::NineDiagonal => "nine-diagonal",
-            Board::Six => "six",
-        }
-    }
-
-    /// Points of the board.
-    pub fn points(self) -> u8 {
-        match self {
-            Board::Nine | Board::NineDiagonal => 24,
-            Board::Six => 16,
-        }
-    }
-
-    /// The internal points the board uses: all 24, or rings 0 and 2 for `six`
-    /// (see `board`), so that every board shares the 24-point symmetry tables.
-    pub const fn mask(self) -> u32 {
-        match self {
-            Board::Nine | Board::NineDiagonal => 0xff_ffff,
-            Board::Six => 0xff_00ff,
-        }
-    }
-}
 
 /// Who may fly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -122,13 +122,13 @@ pub fn children(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::point_by_name;
 
     /// A mill closed against an opponent with no stone on the board: the placement is
-    /// legal and removes nothing (the rule `geometry::removable` documents).
+    /// legal and removes nothing (see `Game::removable`).
     #[test]
     fn mill_against_an_empty_board_removes_nothing() {
-        let white = (1 << point_by_name("a1").unwrap()) | (1 << point_by_name("d1").unwrap());
+        let geo = crate::rules::Board::Nine.geometry();
+        let white = (1 << geo.point("a1").unwrap()) | (1 << geo.point("d1").unwrap());
         let ply = Ply { white_hand: 1, black_hand: 3, to_move: Color::White };
         let mut moves = vec![];
         for_each_ply_move(Game::standard(), ply, white, 0, |mv, after, opp| moves.push((mv.to_string(), after, opp)));

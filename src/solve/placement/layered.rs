@@ -8,8 +8,8 @@
 
 use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
 use crate::position::value::{sort_moves, MoveInfo};
-use crate::rules::game::{Game, MAX_POINTS};
-use crate::rules::geometry::Bits;
+use crate::rules::game::Game;
+use crate::rules::geometry::{Bits, MAX_POINTS};
 use crate::position::index::SetOrbits;
 use crate::position::{Color, Position};
 use crate::solve::solver::Progress;
