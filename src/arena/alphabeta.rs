@@ -132,7 +132,7 @@ impl Search<'_> {
 /// of equal score. `None` when there is no legal move.
 pub fn best_move(rules: &Rules, pos: &Position, budget: u64, rng: &mut Rng) -> Option<Move> {
     let game = rules.game();
-    let geo = rules.board.geometry();
+    let geo = rules.board().geometry();
     let ply = Ply { white_hand: pos.white_hand, black_hand: pos.black_hand, to_move: pos.to_move };
     let mut root = children(game, ply, pos.mover(), pos.opponent());
     if root.is_empty() {

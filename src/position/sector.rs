@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The most stones a side has in any rule set of the family (Morabaraba's 12); the
-/// standard game's 9 is `Rules::STANDARD.stones`.
+/// standard game's 9 is `Rules::STANDARD.stones()`.
 pub const STONES: u8 = 12;
 
 /// The positions with `s` stones on the board and `sh` in hand for the side to move,
@@ -139,7 +139,7 @@ impl Sector {
     /// Whether the side to move may move a stone on the board: it has one, and no
     /// stone in hand, or the rules are Lasker's.
     pub fn slides(&self, game: &crate::rules::game::Game) -> bool {
-        self.s > 0 && (self.sh == 0 || game.rules.lasker)
+        self.s > 0 && (self.sh == 0 || game.rules.lasker())
     }
 
     /// Where moving a stone without removal leads: the mirror sector, both hands kept.
@@ -204,7 +204,7 @@ impl Sector {
     /// after every unit its moves lead into. Under rules without Lasker every unit is
     /// one sector, in the order of [`Sector::solve_order`].
     pub fn solve_units(set: &BTreeSet<Sector>, game: &crate::rules::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
-        if !game.rules.lasker {
+        if !game.rules.lasker() {
             return Ok(Sector::solve_order(set, game)?.into_iter().map(|x| vec![x]).collect());
         }
         Sector::children_first(set, game, |x| x.unit(game))

@@ -9,6 +9,7 @@
 
 pub mod board;
 pub mod board24;
+mod builder;
 pub mod color;
 pub mod game;
 pub mod geometry;
@@ -17,6 +18,7 @@ pub mod ply;
 pub mod symmetry;
 
 pub use board::Board;
+pub use builder::RulesBuilder;
 pub use color::Color;
 
 use std::fmt;
@@ -74,22 +76,19 @@ pub enum FullBoard {
 /// assert!("standard,stones=13".parse::<Rules>().is_err());
 /// # Ok::<(), morris::rules::RulesError>(())
 /// ```
+///
+/// The fields are private because not every combination is a rule set (`stones` is
+/// at most half the board's points, else no start exists): a `Rules` comes from a
+/// named set, a parsed string or [`RulesBuilder::build`], which check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
-    /// The board.
-    pub board: Board,
-    /// Stones each player has in hand at the start.
-    pub stones: u8,
-    /// Who may fly.
-    pub flying: Flying,
-    /// Whether a player with stones in hand and on the board may move instead of place.
-    pub lasker: bool,
-    /// Which stone a mill removes.
-    pub removal: Removal,
-    /// Stones a double mill removes.
-    pub take: Take,
-    /// The value of a full board.
-    pub full_board: FullBoard,
+    board: Board,
+    stones: u8,
+    flying: Flying,
+    lasker: bool,
+    removal: Removal,
+    take: Take,
+    full_board: FullBoard,
 }
 
 /// Why a rule string was refused. Each message lists what is allowed.
@@ -137,6 +136,41 @@ impl Rules {
         full_board: FullBoard::Loss,
     };
 
+    /// The board.
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// Stones each player has in hand at the start.
+    pub const fn stones(&self) -> u8 {
+        self.stones
+    }
+
+    /// Who may fly.
+    pub const fn flying(&self) -> Flying {
+        self.flying
+    }
+
+    /// Whether a player with stones in hand and on the board may move instead of place.
+    pub const fn lasker(&self) -> bool {
+        self.lasker
+    }
+
+    /// Which stone a mill removes.
+    pub const fn removal(&self) -> Removal {
+        self.removal
+    }
+
+    /// Stones a double mill removes.
+    pub const fn take(&self) -> Take {
+        self.take
+    }
+
+    /// The value of a full board.
+    pub const fn full_board(&self) -> FullBoard {
+        self.full_board
+    }
+
     /// The named rule sets of `docs/rules.md`, in its order.
     pub fn named() -> impl Iterator<Item = (&'static str, Rules)> {
         NAMES.into_iter()
@@ -169,33 +203,6 @@ impl Rules {
     pub fn fingerprint(&self) -> u64 {
         xxh3_64(format!("morris-rules-v1;{}", self.full()).as_bytes()).max(1)
     }
-
-    fn set(&mut self, option: &str, value: &str) -> Result<(), RulesError> {
-        let bad = |option: &'static str, allowed: &str| RulesError::BadValue { option, value: value.to_string(), allowed: allowed.to_string() };
-        match option {
-            "stones" => {
-                let max = 12.min(self.board.points() / 2);
-                let allowed = format!("3..={max} on the {} board (at most half its {} points)", self.board.name(), self.board.points());
-                self.stones = value.parse().ok().filter(|n| (3..=max).contains(n)).ok_or_else(|| bad("stones", &allowed))?;
-            }
-            "flying" => self.flying = match value { "3" => Flying::Three, "none" => Flying::None, _ => return Err(bad("flying", "3, none")) },
-            "lasker" => self.lasker = match value { "yes" => true, "no" => false, _ => return Err(bad("lasker", "no, yes")) },
-            "removal" => {
-                self.removal = match value {
-                    "standard" => Removal::Standard,
-                    "strict" => Removal::Strict,
-                    "lenient" => Removal::Lenient,
-                    _ => return Err(bad("removal", "standard, strict, lenient")),
-                }
-            }
-            "take" => self.take = match value { "one" => Take::One, "each" => Take::Each, _ => return Err(bad("take", "one, each")) },
-            "full-board" => {
-                self.full_board = match value { "loss" => FullBoard::Loss, "draw" => FullBoard::Draw, _ => return Err(bad("full-board", "loss, draw")) }
-            }
-            other => return Err(RulesError::UnknownOption(other.to_string())),
-        }
-        Ok(())
-    }
 }
 
 impl Default for Rules {
@@ -210,12 +217,13 @@ impl FromStr for Rules {
     fn from_str(s: &str) -> Result<Rules, RulesError> {
         let mut parts = s.trim().split(',').map(str::trim);
         let name = parts.next().unwrap_or_default();
-        let mut rules = NAMES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r).ok_or_else(|| RulesError::UnknownName(name.to_string()))?;
+        let named = NAMES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r).ok_or_else(|| RulesError::UnknownName(name.to_string()))?;
+        let mut rules = named.to_builder();
         for part in parts {
             let (k, v) = part.split_once('=').ok_or_else(|| RulesError::NoValue(part.to_string()))?;
-            rules.set(k.trim(), v.trim())?;
+            rules = rules.set(k.trim(), v.trim())?;
         }
-        Ok(rules)
+        rules.build()
     }
 }
 
