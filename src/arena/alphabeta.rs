@@ -102,7 +102,7 @@ impl Search<'_> {
         let mut kids = std::mem::take(&mut self.lists[h]);
         children_into(self.game, ply, mover, opp, &mut kids);
         let result = if kids.is_empty() {
-            let drawn = self.game.full_board_draw && mover | opp == self.full;
+            let drawn = self.game.full_board_draw() && mover | opp == self.full;
             Some(if drawn { 0 } else { -WIN + height })
         } else if depth == 0 {
             Some(self.evaluate(ply, mover, opp))

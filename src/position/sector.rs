@@ -139,7 +139,7 @@ impl Sector {
     /// Whether the side to move may move a stone on the board: it has one, and no
     /// stone in hand, or the rules are Lasker's.
     pub fn slides(&self, game: &crate::rules::game::Game) -> bool {
-        self.s > 0 && (self.sh == 0 || game.rules.lasker())
+        self.s > 0 && (self.sh == 0 || game.rules().lasker())
     }
 
     /// Where moving a stone without removal leads: the mirror sector, both hands kept.
@@ -184,14 +184,14 @@ impl Sector {
             out.push(plain);
         }
         out.extend(self.after_capture());
-        if game.take_each {
+        if game.take_each() {
             out.extend(self.after_removing(2));
         }
         // Lasker: with stones in hand and on the board, a stone may also move.
         if self.places() && self.slides(game) {
             out.extend(Sector::new(self.o, self.s, self.oh, self.sh));
             out.extend(self.after_slide_removing(1));
-            if game.take_each {
+            if game.take_each() {
                 out.extend(self.after_slide_removing(2));
             }
             out.sort();
@@ -204,7 +204,7 @@ impl Sector {
     /// after every unit its moves lead into. Under rules without Lasker every unit is
     /// one sector, in the order of [`Sector::solve_order`].
     pub fn solve_units(set: &BTreeSet<Sector>, game: &crate::rules::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
-        if !game.rules.lasker() {
+        if !game.rules().lasker() {
             return Ok(Sector::solve_order(set, game)?.into_iter().map(|x| vec![x]).collect());
         }
         Sector::children_first(set, game, |x| x.unit(game))

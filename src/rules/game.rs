@@ -13,35 +13,24 @@ use crate::rules::{Board, Flying, FullBoard, Removal, Rules, Take};
 use std::sync::{Mutex, OnceLock};
 
 /// One rule set's board and options, laid out for move generation.
+///
+/// Read-only: the tables must stay those of `rules`, which the cache of `Game::of`
+/// keys them by.
 #[derive(Debug)]
 pub struct Game {
-    /// The rule set these tables were built from.
-    pub rules: Rules,
-    /// Points of the board (24 or 16).
-    pub points: usize,
-    /// Every point: the bits a valid bitboard may use.
-    pub full: Bits,
-    /// Neighbours of each point (unused entries 0).
-    pub adj: [Bits; MAX_POINTS],
-    /// The mills through each point, at most 3 (a corner of `nine-diagonal`); unused
-    /// entries are [`NO_MILL`](crate::rules::geometry::NO_MILL), which no set of points completes.
-    pub point_mills: [[Bits; 3]; MAX_POINTS],
-    /// Every mill, then [`NO_MILL`](crate::rules::geometry::NO_MILL) up to [`MAX_MILLS`]: a fixed-length array that the
-    /// compiler unrolls, as it did the standard board's constants.
-    pub mills: [Bits; MAX_MILLS],
-    /// Whether a player with exactly 3 stones (board plus hand) flies.
-    pub flying: bool,
-    /// Which stone a mill removes.
-    pub removal: Removal,
-    /// Whether a double mill removes two stones.
-    pub take_each: bool,
-    /// Whether a full board is a draw (else the side to move, blocked, loses).
-    pub full_board_draw: bool,
-    /// Whether the board has the corner diagonals: a third mill through the corners
-    /// and 20 mills in all. Move generation is compiled for each (see [`Board24`]).
-    pub diagonals: bool,
-    /// Whether the board is `six` (16 points on rings 0 and 2; see `board`).
-    pub six: bool,
+    rules: Rules,
+    points: usize,
+    full: Bits,
+    adj: [Bits; MAX_POINTS],
+    point_mills: [[Bits; 3]; MAX_POINTS],
+    mills: [Bits; MAX_MILLS],
+    flying: bool,
+    removal: Removal,
+    take_each: bool,
+    full_board_draw: bool,
+    /// Which [`Board24`] type move generation runs on (see `on_board!`).
+    pub(in crate::rules) diagonals: bool,
+    pub(in crate::rules) six: bool,
 }
 
 impl Game {
@@ -82,6 +71,63 @@ impl Game {
         let g: &'static Game = Box::leak(Box::new(Game::build(rules)));
         built.push(g);
         g
+    }
+
+    /// The rule set these tables were built from.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Points of the board (24 or 16).
+    #[inline]
+    pub fn points(&self) -> usize {
+        self.points
+    }
+
+    /// Every point: the bits a valid bitboard may use.
+    #[inline]
+    pub fn full(&self) -> Bits {
+        self.full
+    }
+
+    /// Neighbours of each point (unused entries 0).
+    #[inline]
+    pub fn adj(&self) -> &[Bits; MAX_POINTS] {
+        &self.adj
+    }
+
+    /// The mills through each point, at most 3 (a corner of `nine-diagonal`); unused
+    /// entries are [`NO_MILL`](crate::rules::geometry::NO_MILL), which no set of points
+    /// completes, so a fixed-length loop needs no count.
+    #[inline]
+    pub fn point_mills(&self) -> &[[Bits; 3]; MAX_POINTS] {
+        &self.point_mills
+    }
+
+    /// Every mill, then [`NO_MILL`](crate::rules::geometry::NO_MILL) up to [`MAX_MILLS`]:
+    /// a fixed length, which the compiler unrolls.
+    #[inline]
+    pub fn mills(&self) -> &[Bits; MAX_MILLS] {
+        &self.mills
+    }
+
+    /// Which stone a mill removes.
+    #[inline]
+    pub fn removal(&self) -> Removal {
+        self.removal
+    }
+
+    /// Whether a double mill removes two stones.
+    #[inline]
+    pub fn take_each(&self) -> bool {
+        self.take_each
+    }
+
+    /// Whether a full board is a draw (else the side to move, blocked, loses).
+    #[inline]
+    pub fn full_board_draw(&self) -> bool {
+        self.full_board_draw
     }
 
     /// Whether the board is the 24-point one (with or without diagonals), which the

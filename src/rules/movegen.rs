@@ -155,7 +155,7 @@ pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_
 
 #[inline(always)]
 fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
-    let empty = !(mover | opp) & g.full;
+    let empty = !(mover | opp) & g.full();
     let rem = g.removable_on::<B>(opp);
     let flies = g.flies(mover.count_ones() + mover_hand as u32);
     for from in BitIter(mover) {
@@ -165,7 +165,7 @@ fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_ha
             // A mill that can take nothing (see `Game::removable`) is a plain move.
             if rem == 0 || !Game::closes_mill_on::<B>(after, to) {
                 f(Move { from: from as u8, to: to as u8, capture: NONE, capture2: NONE }, opp, after);
-            } else if g.take_each {
+            } else if g.take_each() {
                 // One removal per mill closed (a slide closes two only on the diagonal board).
                 double_mill(g, from as u8, to as u8, after, opp, opp_hand, Game::mills_closed_on::<B>(after, to), &mut f);
             } else {
@@ -206,8 +206,8 @@ pub fn is_blocked(g: &Game, mover: Bits, opp: Bits) -> bool {
     if g.flies(mover.count_ones()) {
         return false;
     }
-    let empty = !(mover | opp) & g.full;
-    BitIter(mover).all(|p| g.adj[p] & empty == 0)
+    let empty = !(mover | opp) & g.full();
+    BitIter(mover).all(|p| g.adj()[p] & empty == 0)
 }
 
 /// Calls `f(parent_mover, parent_opp)` for every position that reaches `(mover, opp)`
@@ -226,11 +226,11 @@ pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, f
 
 #[inline(always)]
 fn unmoves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut f: impl FnMut(Bits, Bits)) {
-    let empty = !(mover | opp) & g.full;
+    let empty = !(mover | opp) & g.full();
     let flying = g.flies(opp.count_ones() + parent_hand as u32);
     // A move onto `to` that completed a mill removed a stone of `mover`, unless the
     // rules left none to remove (`removal=strict` with every stone in a mill).
-    let mills_remove = match g.removal {
+    let mills_remove = match g.removal() {
         // Under the other rules any stone can go when none is free.
         crate::rules::Removal::Strict => g.removable_on::<B>(mover) != 0,
         _ => mover != 0,

@@ -101,7 +101,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
         .iter()
         .zip(strong)
         .map(|(&sector, &values)| {
-            let index = sector.index_on(game.rules.board());
+            let index = sector.index_on(game.rules().board());
             let n = index.len() as usize;
             assert_eq!(values.len(), n, "strong values of {sector}");
             let target = if sector.slides(game) { members_in.iter().position(|&t| t == sector.after_slide()) } else { None };
@@ -125,8 +125,8 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
         let target = members[j].target.map(|t| (members[t].index, members[t].values));
         let m = &mut members[j];
         let sector = m.sector;
-        let table = |x: Option<Sector>| x.and_then(|c| Some((c.index_on(game.rules.board()), tables.values(c)?, tables.classes(c)?)));
-        let take_two = |k: u8| k == 1 || game.take_each;
+        let table = |x: Option<Sector>| x.and_then(|c| Some((c.index_on(game.rules().board()), tables.values(c)?, tables.classes(c)?)));
+        let take_two = |k: u8| k == 1 || game.take_each();
         let slides = sector.slides(game);
         let outside: [[Option<(SubspaceIndex, &[u8], &[i16])>; 3]; 2] = [
             [

@@ -37,7 +37,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let maybe: BTreeSet<Sector> = x.children(game).into_iter().collect();
-    let index = x.index_on(game.rules.board());
+    let index = x.index_on(game.rules().board());
     let ply = Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     let found = std::sync::Mutex::new(BTreeSet::new());
     let done = AtomicBool::new(maybe.is_empty());
@@ -84,7 +84,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
 /// The units of `set` children first: movement units (a sector with its mirror), then
 /// placement units, as the strong solver takes them.
 pub fn units_of(game: &Game, set: &BTreeSet<Sector>) -> Result<Vec<Vec<Sector>>, TableError> {
-    let mut units: Vec<Vec<Sector>> = Unit::all_in_order_up_to(game.rules.stones())
+    let mut units: Vec<Vec<Sector>> = Unit::all_in_order_up_to(game.rules().stones())
         .into_iter()
         .map(|u| u.members().into_iter().map(Sector::from).collect::<Vec<_>>())
         .filter(|m| m.iter().any(|x| set.contains(x)))
