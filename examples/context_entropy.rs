@@ -74,7 +74,7 @@ fn main() {
         let sec: Sector = name.parse().expect("a sector S-O or S-O-SH-OH");
         let t = TableFile::open(&table_path(&dir, sec), sec, &morris::rules::Rules::STANDARD).unwrap();
         let v = t.read_all().unwrap();
-        let idx = sec.index();
+        let idx = sec.index(Board::Nine);
         let sizes = [1, 3, 9, 27, 81, 243];
         let mut c: Vec<Vec<Vec<u64>>> = sizes.iter().map(|&n| vec![vec![0u64; 3]; n]).collect();
         let mut d: Vec<Vec<Vec<u64>>> = [2, 2 * 27, 2 * 257, 2 * 257 * 27].iter().map(|&n| vec![vec![0u64; 256]; n]).collect();

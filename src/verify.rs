@@ -121,11 +121,11 @@ fn verify_movement(tb: &Tablebase, subs: &[Subspace], results_only: bool, progre
             }
         }
         let board = game.rules().board();
-        let idx = SubspaceIndex::on(board, sub.s, sub.o);
-        let mirror = (SubspaceIndex::on(board, sub.o, sub.s), &loaded[&sub.mirror()].0, &loaded[&sub.mirror()].1);
+        let idx = SubspaceIndex::new(board, sub.s, sub.o);
+        let mirror = (SubspaceIndex::new(board, sub.o, sub.s), &loaded[&sub.mirror()].0, &loaded[&sub.mirror()].1);
         // Children by stones removed: one, and two under `take=each`.
         let captures: Vec<Option<(SubspaceIndex, &Vec<u8>, &Deep)>> =
-            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each()).map(|c| (SubspaceIndex::on(board, c.s, c.o), &loaded[&c].0, &loaded[&c].1))).collect();
+            (1..=2).map(|k| sub.after_removing(k).filter(|_| k == 1 || game.take_each()).map(|c| (SubspaceIndex::new(board, c.s, c.o), &loaded[&c].0, &loaded[&c].1))).collect();
         let (full_draw, full) = (game.full_board_draw(), game.full());
         let (values, deep) = (&loaded[&sub].0, &loaded[&sub].1);
         let found = Mutex::new(Vec::new());
@@ -234,12 +234,12 @@ pub fn verify_sectors(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progres
 }
 
 fn verify_placement(game: &crate::rules::game::Game, sector: Sector, loaded: &HashMap<Sector, (Vec<u8>, Deep)>, results_only: bool, progress: &dyn Progress) -> Outcome {
-    let idx = sector.index_on(game.rules().board());
+    let idx = sector.index(game.rules().board());
     let (values, deep) = (&loaded[&sector].0, &loaded[&sector].1);
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // The child sectors' indexes and values, looked up once rather than per child.
     let children: Vec<(Sector, SubspaceIndex, &[u8], &Deep)> =
-        sector.children(game).into_iter().map(|c| (c, c.index_on(game.rules().board()), loaded[&c].0.as_slice(), &loaded[&c].1)).collect();
+        sector.children(game).into_iter().map(|c| (c, c.index(game.rules().board()), loaded[&c].0.as_slice(), &loaded[&c].1)).collect();
     assert!(children.len() <= 6, "a plain child and two capture children, for a placement and (Lasker) a move");
     // Only the plain child keeps the opponent's stones as they are; a capture child
     // has one fewer, so its index cannot be prepared from them.

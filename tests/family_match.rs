@@ -42,7 +42,7 @@ fn compare(rule_set: &str, pairs: &[(u8, u8)]) {
     let (mut draws, mut checked) = (0u64, 0u64);
     for &(s, o) in pairs {
         let sub = Subspace::new(s, o).unwrap();
-        let idx = morris::position::index::SubspaceIndex::on(rules.board(), sub.s, sub.o);
+        let idx = morris::position::index::SubspaceIndex::new(rules.board(), sub.s, sub.o);
         let values = &tables[&sub];
         let sol = reference.solve_movement(s as u32, o as u32);
         let mut n = 0u64;
@@ -117,13 +117,13 @@ fn morabaraba_3_3_has_no_draws() {
     let rules: Rules = "morabaraba".parse().unwrap();
     let tables = engine(&rules, 6);
     let sub = Subspace::new(3, 3).unwrap();
-    let stats = morris::Stats::of(&morris::position::index::SubspaceIndex::new(sub), &tables[&sub]);
+    let stats = morris::Stats::of(&morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o), &tables[&sub]);
     assert_eq!(stats.positions, 169_626, "the orbit count of 3-3");
     assert_eq!(stats.draws, 0, "{stats:?}");
     assert!(stats.wins > 0 && stats.losses > 0);
     // The standard 3-3 has 269 drawn orbits (Gasser): the diagonals remove them all.
     let standard = engine(&Rules::STANDARD, 6);
-    assert_eq!(morris::Stats::of(&morris::position::index::SubspaceIndex::new(sub), &standard[&sub]).draws, 269);
+    assert_eq!(morris::Stats::of(&morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o), &standard[&sub]).draws, 269);
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
 /// The engine's value of the empty board of the `wk`-`bk` start, for White.
 fn start_value(rules: &Rules, tables: &HashMap<Sector, Vec<u8>>, wk: u8, bk: u8) -> Value {
     let start = Sector::start(wk, bk).unwrap();
-    Value::decode(tables[&start][start.index_on(rules.board()).index(0, 0) as usize])
+    Value::decode(tables[&start][start.index(rules.board()).index(0, 0) as usize])
 }
 
 fn from_ref(rv: RefValue) -> Value {
@@ -187,7 +187,7 @@ fn compare_start(rule_set: &str, wk: u8, bk: u8) {
     for (p, rv) in sol.iter() {
         let sector = Sector { s: p.mover.count_ones() as u8, o: p.opp.count_ones() as u8, sh: p.mover_hand as u8, oh: p.opp_hand as u8 };
         let values = tables.get(&sector).unwrap_or_else(|| panic!("{rule_set} {wk}-{bk}: the engine has no table {sector}"));
-        let got = Value::decode(values[sector.index_on(rules.board()).index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize]);
+        let got = Value::decode(values[sector.index(rules.board()).index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize]);
         assert_eq!(got, from_ref(rv), "{rule_set} {wk}-{bk}: sector {sector}, mover {:06x} opponent {:06x} (reading-order bits)", p.mover, p.opp);
         n += 1;
         placement += !sector.is_movement() as u64;
@@ -386,13 +386,13 @@ fn full_board_rule_in_the_12_12_unit() {
         }
     }
     let capture = Subspace::new(11, 12).unwrap();
-    let slots = morris::position::index::SubspaceIndex::new(capture).len() as usize;
+    let slots = morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, capture.s, capture.o).len() as usize;
     let draws = Draws(HashMap::from([(capture, vec![Value::Draw.encode().unwrap(); slots])]));
     let unit = Subspace::new(12, 12).unwrap().unit();
     for (rule_set, full_value) in [("morabaraba", Value::Draw), ("morabaraba,full-board=loss", Value::Loss(0))] {
         let rules: Rules = rule_set.parse().unwrap();
         let solved = solve_unit(rules.game(), unit, &draws, &NoProgress).unwrap();
-        let idx = morris::position::index::SubspaceIndex::new(unit.members()[0]);
+        let idx = morris::Sector::from(unit.members()[0]).index(morris::rules::Board::Nine);
         let (mut full, mut checked) = (0, 0);
         for (i, m, o) in idx.walk(0, idx.len()) {
             if idx.is_hole(i) {

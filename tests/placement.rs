@@ -246,7 +246,7 @@ fn three_three_start_sectors_match_brute_force_counts() {
     for sector in sectors {
         let file = TableFile::open(&table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
         let values = file.read_all().unwrap();
-        let index = sector.index();
+        let index = sector.index(Board::Nine);
         let mut orbits: [HashSet<(u32, u32)>; 3] = Default::default();
         let mut raw = 0u64;
         for m in sets(sector.s as u32) {

@@ -40,7 +40,7 @@ fn compare(pairs: &[(u32, u32)]) {
     let mut reference = RefSolver::new();
     for &(s, o) in pairs {
         let sub = Subspace::new(s as u8, o as u8).unwrap();
-        let idx = SubspaceIndex::new(sub);
+        let idx = SubspaceIndex::new(Board::Nine, sub.s, sub.o);
         let values = &fast()[&sub];
         let table = reference.solve(s, o);
         let mut checked = 0u64;

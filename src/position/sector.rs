@@ -3,7 +3,7 @@
 //! A sector `(s, o, sh, oh)` holds the positions where the side to move has `s` stones
 //! on the board and `sh` in hand, the opponent `o` and `oh`. A movement subspace is the
 //! sector with both hands empty, so movement tables and placement tables share one
-//! file format, one index (the board's, `SubspaceIndex::board(s, o)`) and one probe
+//! file format, one index (the board's, `SubspaceIndex::new(board, s, o)`) and one probe
 //! path. Names are `S-O` for movement subspaces and `S-O-SH-OH` otherwise.
 //!
 //! The sector graph lists which sectors a sector's moves lead into. Under the standard
@@ -95,14 +95,9 @@ impl Sector {
         }
     }
 
-    /// The symmetry-reduced index of the sector's boards on the 24-point boards.
-    pub fn index(&self) -> SubspaceIndex {
-        SubspaceIndex::board(self.s, self.o)
-    }
-
     /// The symmetry-reduced index of the sector's boards on `board`.
-    pub fn index_on(&self, board: crate::rules::Board) -> SubspaceIndex {
-        SubspaceIndex::on(board, self.s, self.o)
+    pub fn index(&self, board: crate::rules::Board) -> SubspaceIndex {
+        SubspaceIndex::new(board, self.s, self.o)
     }
 
     /// Whether the side to move places a stone (it has one in hand) rather than moves.

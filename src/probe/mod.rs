@@ -331,7 +331,7 @@ impl Tablebase {
     /// the block's WLD plane alone is decoded and kept under a key of its own (a
     /// results-only block must never answer a probe that needs the depth).
     fn lookup_wdl(&self, sector: Sector, pos: &Position) -> Result<Wdl, TableError> {
-        let i = sector.index_on(self.rules().board()).index(pos.mover(), pos.opponent());
+        let i = sector.index(self.rules().board()).index(pos.mover(), pos.opponent());
         let t = self.table(sector)?;
         let bs = t.header.block_size as u64;
         let (k, off) = ((i / bs) as u32, (i % bs) as usize);
@@ -441,7 +441,7 @@ impl Tablebase {
 
     #[inline(always)]
     fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
-        let i = sector.index_on(self.rules().board()).index(pos.mover(), pos.opponent());
+        let i = sector.index(self.rules().board()).index(pos.mover(), pos.opponent());
         let b = self.probe_slot(sector, i)?;
         if crate::position::value::is_deep(b) {
             return self.table(sector)?.value_of(b, i);

@@ -229,7 +229,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         let solved = solve_unit_deep(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         for (sub, values, deep) in solved {
-            let stats = Stats::of_deep(&SubspaceIndex::on(game.rules().board(), sub.s, sub.o), &values, Some(&deep));
+            let stats = Stats::of_deep(&SubspaceIndex::new(game.rules().board(), sub.s, sub.o), &values, Some(&deep));
             let file_bytes = write_table_deep(&opts.dir, &opts.rules, sub, &values, &deep, &stats)?;
             let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
@@ -324,7 +324,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let solved = solve_placement_unit_deep(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         for (sector, values, deep) in solved {
-            let stats = Stats::of_deep(&sector.index_on(game.rules().board()), &values, Some(&deep));
+            let stats = Stats::of_deep(&sector.index(game.rules().board()), &values, Some(&deep));
             let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
             let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);

@@ -22,7 +22,7 @@ fn key(white: Bits, black: Bits) -> u64 {
 
 /// A symmetry-invariant key that `unkey` turns back into a member of the class.
 fn canonical(game: &Game, white: Bits, black: Bits) -> u64 {
-    let orbits = SetOrbits::get_on(game.rules().board(), white.count_ones() as usize);
+    let orbits = SetOrbits::get(game.rules().board(), white.count_ones() as usize);
     let (orbit, b) = orbits.canonical_pair(white, black);
     key(orbits.representative(orbit), b)
 }

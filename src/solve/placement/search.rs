@@ -96,7 +96,7 @@ pub struct Search<'a> {
 #[inline(always)]
 fn key(game: &Game, ply: Ply, mover: Bits, opp: Bits) -> u64 {
     let k = mover.count_ones();
-    let (orbit, b) = SetOrbits::get_on(game.rules().board(), k as usize).canonical_pair(mover, opp);
+    let (orbit, b) = SetOrbits::get(game.rules().board(), k as usize).canonical_pair(mover, opp);
     let (mh, oh) = (ply.mover_hand() as u64, (ply.white_hand + ply.black_hand - ply.mover_hand()) as u64);
     1 << 54 | oh << 50 | mh << 46 | (k as u64) << 42 | (orbit as u64) << MAX_POINTS | b as u64
 }

@@ -37,7 +37,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let maybe: BTreeSet<Sector> = x.children(game).into_iter().collect();
-    let index = x.index_on(game.rules().board());
+    let index = x.index(game.rules().board());
     let ply = Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     let found = std::sync::Mutex::new(BTreeSet::new());
     let done = AtomicBool::new(maybe.is_empty());
@@ -291,7 +291,7 @@ pub fn class_histogram(dir: &std::path::Path, rules: &crate::Rules) -> Result<(s
         let file = ClassFile::open(dir, &strong, values.fingerprint())?;
         bytes += file.file_size();
         let classes = file.read_all(&strong)?;
-        let index = x.index_on(rules.board());
+        let index = x.index(rules.board());
         for (i, &c) in classes.class.iter().enumerate() {
             if c != NO_CLASS && !(index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
                 *hist.entry(c).or_insert(0u64) += 1;
