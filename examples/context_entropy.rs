@@ -38,7 +38,7 @@ fn closers(own: Bits, opp: Bits, hand: u8) -> usize {
             let k = q.trailing_zeros() as usize;
             q &= q - 1;
             let after = (own & !(1 << k)) | (1 << p);
-            if geo.point_mills()[p].iter().any(|&m| after & m == m) {
+            if geo.point_mills()[p].iter().any(|&m| m & !after == 0) {
                 n += 1;
             }
         }
