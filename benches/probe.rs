@@ -20,7 +20,7 @@ fn bench_probe(c: &mut Criterion) {
         x ^= x >> 7;
         x ^= x << 17;
         let sub = subs[(x % subs.len() as u64) as usize];
-        let idx = SubspaceIndex::new(sub);
+        let idx = SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o);
         let i = (x >> 8) % idx.len();
         if !idx.is_hole(i) {
             positions.push(idx.unindex(i));
@@ -72,7 +72,7 @@ fn bench_placement_probe(c: &mut Criterion) {
     };
     let sectors: Vec<Sector> = sectors.into_iter().filter(|s| !s.is_movement()).collect();
     // Weighted by size, as positions of a random game are.
-    let sizes: Vec<u64> = sectors.iter().map(|s| s.index().len()).collect();
+    let sizes: Vec<u64> = sectors.iter().map(|s| s.index(morris::rules::Board::Nine).len()).collect();
     let total: u64 = sizes.iter().sum();
     let mut x = 0x2545F4914F6CDD1Du64;
     let mut positions = Vec::new();
@@ -92,7 +92,7 @@ fn bench_placement_probe(c: &mut Criterion) {
                 }
             })
             .unwrap();
-        let (s, idx) = (sectors[k], sectors[k].index());
+        let (s, idx) = (sectors[k], sectors[k].index(morris::rules::Board::Nine));
         let (m, o) = idx.unindex(r);
         positions.push(Position::unchecked(morris::Rules::STANDARD, m, o, s.sh, s.oh, Color::White));
     }
@@ -123,7 +123,7 @@ fn bench_ultra_probe(c: &mut Criterion) {
         x ^= x >> 7;
         x ^= x << 17;
         let s = sectors[(x % sectors.len() as u64) as usize];
-        let idx = s.index();
+        let idx = s.index(morris::rules::Board::Nine);
         let i = (x >> 8) % idx.len();
         if idx.is_hole(i) {
             continue;

@@ -102,7 +102,7 @@ fn damages(dir: &Path) -> Vec<Damage> {
 
 /// The positions of the slots of block `k` of `sub`, holes skipped (every 37th slot).
 fn positions(sub: Subspace, k: usize) -> Vec<(u32, u32)> {
-    let idx = Sector::from(sub).index();
+    let idx = Sector::from(sub).index(morris::rules::Board::Nine);
     let start = k as u64 * 8192;
     (start..(start + 8192).min(idx.len())).step_by(37).filter(|&i| !idx.is_hole(i)).map(|i| idx.unindex(i)).collect()
 }

@@ -58,7 +58,7 @@ fn small_starts_tables_agree_with_search() {
     let mut rnd = |n: u64| rng.below(n);
     let mut checked = 0;
     for &sector in &sectors {
-        let index = sector.index();
+        let index = sector.index(morris::rules::Board::Nine);
         for _ in 0..6 {
             let (m, o) = index.unindex(rnd(index.len()));
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
@@ -92,7 +92,7 @@ fn verifier_checks_placement_sectors() {
     let file = TableFile::open(&table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
     let mut values = file.read_all().unwrap();
     drop(file);
-    let index = sector.index();
+    let index = sector.index(morris::rules::Board::Nine);
     let slot = (0..values.len() as u64).find(|&i| values[i as usize] != 0 && !(index.may_be_hole(i) && index.is_hole(i))).unwrap();
     values[slot as usize] = 0;
     write_table(dir.path(), &morris::rules::Rules::STANDARD, sector, &values, &Stats::of(&index, &values)).unwrap();

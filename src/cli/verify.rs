@@ -45,7 +45,7 @@ fn sectors_of_starts(rules: &Rules, starts: &[(u8, u8)], all: bool) -> anyhow::R
         let root = Sector::start(wk, bk).ok_or_else(|| anyhow::anyhow!("no start {wk}-{bk}"))?;
         set.extend(Sector::reachable(root, game));
     }
-    let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones).into_iter().flat_map(|u| u.members()).map(Sector::from).filter(|s| all || set.contains(s)).collect();
+    let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones()).into_iter().flat_map(|u| u.members()).map(Sector::from).filter(|s| all || set.contains(s)).collect();
     out.extend(Sector::solve_units(&set, game).map_err(|e| anyhow::anyhow!(e))?.into_iter().flatten());
     Ok(out)
 }
@@ -56,7 +56,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let compact = std::fs::read_dir(&args.db)?
         .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
         .any(|s| tb.table(s).is_ok_and(|t| t.header.compact));
-    let starts = if args.all { vec![(rules.stones, rules.stones)] } else { args.start.clone() };
+    let starts = if args.all { vec![(rules.stones(), rules.stones())] } else { args.start.clone() };
     let subs: Vec<Sector> = match args.only {
         Some(s) => vec![s],
         None if !starts.is_empty() => {
@@ -79,7 +79,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             subs.into_iter().filter(|s| !args.movement_only || s.is_movement()).collect()
         }
         None => {
-            let mut all: Vec<Sector> = Unit::all_in_order_up_to(rules.stones)
+            let mut all: Vec<Sector> = Unit::all_in_order_up_to(rules.stones())
                 .into_iter()
                 .flat_map(|u| u.members())
                 .filter(|s| s.total() <= args.max_stones && table_path(&args.db, *s).exists())

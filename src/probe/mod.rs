@@ -268,7 +268,7 @@ impl Tablebase {
     pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
         let sub: Sector = sub.into();
         // Fields are public, so a sector may be out of range: an error, not a panic.
-        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= self.rules().stones) else {
+        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= self.rules().stones()) else {
             return Err(TableError::NoSuchSector(sub));
         };
         if let Some(t) = cell.get() {
@@ -407,7 +407,7 @@ impl Tablebase {
     /// read alone, never a whole block's planes.
     #[inline(always)]
     fn lookup<V: Grade>(&self, sector: Sector, pos: &Position) -> Result<V, TableError> {
-        let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
+        let i = sector.index(self.rules().board()).index(pos.mover(), pos.opponent());
         let t = self.table(sector)?;
         let bs = t.header.block_size as u64;
         let (k, off) = ((i / bs) as u32, (i % bs) as usize);

@@ -107,7 +107,7 @@ impl Searcher {
     /// `keep_bytes`). Ignores placement sector tables, even where they exist; a
     /// movement position's solution is read from its tables.
     pub fn solve(&self, pos: &Position, progress: &dyn Progress) -> Result<Solution, ProbeError> {
-        if self.tb.rules().lasker {
+        if self.tb.rules().lasker() {
             return Err(ProbeError::SearchRules(*self.tb.rules()));
         }
         self.tb.sector_of(pos)?;

@@ -172,7 +172,7 @@ impl Tablebase {
         // The classed sectors are closed under moves: only a position asked directly
         // can be in a sector without classes.
         let rank = self.sector_values()?.get(sector).ok_or(ProbeError::Unclassed(sector))? as i16;
-        let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
+        let i = sector.index(self.rules().board()).index(pos.mover(), pos.opponent());
         let strong = self.table(sector)?;
         let bs = strong.header.block_size as u64;
         let mut block = Vec::new();

@@ -8,6 +8,8 @@
 //! is `standard` and has its fingerprint.
 
 pub mod board;
+pub mod board24;
+mod builder;
 pub mod color;
 pub mod game;
 pub mod geometry;
@@ -15,54 +17,13 @@ pub mod movegen;
 pub mod ply;
 pub mod symmetry;
 
+pub use board::Board;
+pub use builder::RulesBuilder;
 pub use color::Color;
 
 use std::fmt;
 use std::str::FromStr;
 use xxhash_rust::xxh3::xxh3_64;
-
-/// The boards of the family: concentric squares of 8 points each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Board {
-    /// 24 points, 32 edges, 16 mills: the standard board.
-    Nine,
-    /// The standard board with the 4 corner diagonals as edges and mills: 40 edges,
-    /// 20 mills (Morabaraba, Twelve Men's Morris).
-    NineDiagonal,
-    /// 16 points on two squares, 20 edges, 8 mills (Six and Five Men's Morris).
-    Six,
-}
-
-impl Board {
-    /// Every board, in the order of `docs/rules.md`.
-    pub const ALL: [Board; 3] = [Board::Nine, Board::NineDiagonal, Board::Six];
-
-    /// The board's name in rule strings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Board::Nine => "nine",
-            Board::NineDiagonal => "nine-diagonal",
-            Board::Six => "six",
-        }
-    }
-
-    /// Points of the board.
-    pub fn points(self) -> u8 {
-        match self {
-            Board::Nine | Board::NineDiagonal => 24,
-            Board::Six => 16,
-        }
-    }
-
-    /// The internal points the board uses: all 24, or rings 0 and 2 for `six`
-    /// (see `board`), so that every board shares the 24-point symmetry tables.
-    pub const fn mask(self) -> u32 {
-        match self {
-            Board::Nine | Board::NineDiagonal => 0xff_ffff,
-            Board::Six => 0xff_00ff,
-        }
-    }
-}
 
 /// Who may fly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,22 +76,19 @@ pub enum FullBoard {
 /// assert!("standard,stones=13".parse::<Rules>().is_err());
 /// # Ok::<(), morris::rules::RulesError>(())
 /// ```
+///
+/// The fields are private because not every combination is a rule set (`stones` is
+/// at most half the board's points, else no start exists): a `Rules` comes from a
+/// named set, a parsed string or [`RulesBuilder::build`], which check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
-    /// The board.
-    pub board: Board,
-    /// Stones each player has in hand at the start.
-    pub stones: u8,
-    /// Who may fly.
-    pub flying: Flying,
-    /// Whether a player with stones in hand and on the board may move instead of place.
-    pub lasker: bool,
-    /// Which stone a mill removes.
-    pub removal: Removal,
-    /// Stones a double mill removes.
-    pub take: Take,
-    /// The value of a full board.
-    pub full_board: FullBoard,
+    board: Board,
+    stones: u8,
+    flying: Flying,
+    lasker: bool,
+    removal: Removal,
+    take: Take,
+    full_board: FullBoard,
 }
 
 /// Why a rule string was refused. Each message lists what is allowed.
@@ -178,6 +136,41 @@ impl Rules {
         full_board: FullBoard::Loss,
     };
 
+    /// The board.
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// Stones each player has in hand at the start.
+    pub const fn stones(&self) -> u8 {
+        self.stones
+    }
+
+    /// Who may fly.
+    pub const fn flying(&self) -> Flying {
+        self.flying
+    }
+
+    /// Whether a player with stones in hand and on the board may move instead of place.
+    pub const fn lasker(&self) -> bool {
+        self.lasker
+    }
+
+    /// Which stone a mill removes.
+    pub const fn removal(&self) -> Removal {
+        self.removal
+    }
+
+    /// Stones a double mill removes.
+    pub const fn take(&self) -> Take {
+        self.take
+    }
+
+    /// The value of a full board.
+    pub const fn full_board(&self) -> FullBoard {
+        self.full_board
+    }
+
     /// The named rule sets of `docs/rules.md`, in its order.
     pub fn named() -> impl Iterator<Item = (&'static str, Rules)> {
         NAMES.into_iter()
@@ -210,33 +203,6 @@ impl Rules {
     pub fn fingerprint(&self) -> u64 {
         xxh3_64(format!("morris-rules-v1;{}", self.full()).as_bytes()).max(1)
     }
-
-    fn set(&mut self, option: &str, value: &str) -> Result<(), RulesError> {
-        let bad = |option: &'static str, allowed: &str| RulesError::BadValue { option, value: value.to_string(), allowed: allowed.to_string() };
-        match option {
-            "stones" => {
-                let max = 12.min(self.board.points() / 2);
-                let allowed = format!("3..={max} on the {} board (at most half its {} points)", self.board.name(), self.board.points());
-                self.stones = value.parse().ok().filter(|n| (3..=max).contains(n)).ok_or_else(|| bad("stones", &allowed))?;
-            }
-            "flying" => self.flying = match value { "3" => Flying::Three, "none" => Flying::None, _ => return Err(bad("flying", "3, none")) },
-            "lasker" => self.lasker = match value { "yes" => true, "no" => false, _ => return Err(bad("lasker", "no, yes")) },
-            "removal" => {
-                self.removal = match value {
-                    "standard" => Removal::Standard,
-                    "strict" => Removal::Strict,
-                    "lenient" => Removal::Lenient,
-                    _ => return Err(bad("removal", "standard, strict, lenient")),
-                }
-            }
-            "take" => self.take = match value { "one" => Take::One, "each" => Take::Each, _ => return Err(bad("take", "one, each")) },
-            "full-board" => {
-                self.full_board = match value { "loss" => FullBoard::Loss, "draw" => FullBoard::Draw, _ => return Err(bad("full-board", "loss, draw")) }
-            }
-            other => return Err(RulesError::UnknownOption(other.to_string())),
-        }
-        Ok(())
-    }
 }
 
 impl Default for Rules {
@@ -251,12 +217,13 @@ impl FromStr for Rules {
     fn from_str(s: &str) -> Result<Rules, RulesError> {
         let mut parts = s.trim().split(',').map(str::trim);
         let name = parts.next().unwrap_or_default();
-        let mut rules = NAMES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r).ok_or_else(|| RulesError::UnknownName(name.to_string()))?;
+        let named = NAMES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r).ok_or_else(|| RulesError::UnknownName(name.to_string()))?;
+        let mut rules = named.to_builder();
         for part in parts {
             let (k, v) = part.split_once('=').ok_or_else(|| RulesError::NoValue(part.to_string()))?;
-            rules.set(k.trim(), v.trim())?;
+            rules = rules.set(k.trim(), v.trim())?;
         }
-        Ok(rules)
+        rules.build()
     }
 }
 

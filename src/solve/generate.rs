@@ -92,7 +92,7 @@ impl Reporter for crate::solve::solver::NoProgress {}
 /// [`run`] skips the ones already on disk.
 pub fn plan(opts: &Options) -> Vec<Unit> {
     let game = opts.rules.game();
-    let all = Unit::all_in_order_up_to(opts.rules.stones);
+    let all = Unit::all_in_order_up_to(opts.rules.stones());
     let mut roots: Vec<Unit> = match opts.only {
         None => all.iter().copied().filter(|u| u.total() <= opts.max_stones).collect(),
         Some(sub) => vec![sub.unit()],
@@ -137,7 +137,7 @@ pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
 pub fn solve_placement_unit(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::solve::solver::TooDeep> {
     // Induction knows placements only: a Lasker sector's moves go to the retrograde
     // solver even where they leave the unit.
-    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
+    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules().lasker() {
         Ok(vec![(unit[0], solve_sector(game, unit[0], tables, progress)?)])
     } else {
         crate::solve::solver::solve_sectors(game, unit, tables, progress)
@@ -146,7 +146,7 @@ pub fn solve_placement_unit(game: &crate::rules::game::Game, unit: &[Sector], ta
 
 /// [`solve_placement_unit`], with the values deeper than a byte holds kept exactly.
 pub fn solve_placement_unit_deep(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Vec<(Sector, Vec<u8>, Deep)> {
-    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules.lasker {
+    if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules().lasker() {
         let (values, deep) = solve_sector_deep(game, unit[0], tables, progress);
         vec![(unit[0], values, deep)]
     } else {
@@ -229,7 +229,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         let solved = solve_unit_deep(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         for (sub, values, deep) in solved {
-            let stats = Stats::of_deep(&SubspaceIndex::on(game.rules.board, sub.s, sub.o), &values, Some(&deep));
+            let stats = Stats::of_deep(&SubspaceIndex::new(game.rules().board(), sub.s, sub.o), &values, Some(&deep));
             let file_bytes = write_table_deep(&opts.dir, &opts.rules, sub, &values, &deep, &stats)?;
             let r = Report { sector: sub.into(), stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
@@ -250,7 +250,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
 /// solve a start of another game under these rules' name, or leave out a subspace they
 /// never reach and end with nothing of what was asked.
 pub fn within_rules(opts: &Options) -> Result<(), TableError> {
-    let most = opts.rules.stones;
+    let most = opts.rules.stones();
     let beyond = |asked: String| TableError::BeyondRules { asked, rules: opts.rules };
     if let Some(&(wk, bk)) = opts.starts.iter().find(|&&(wk, bk)| wk > most || bk > most) {
         return Err(beyond(format!("the start {wk}-{bk}")));
@@ -324,7 +324,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let solved = solve_placement_unit_deep(game, unit, &cache, reporter);
         let seconds = start.elapsed().as_secs_f64();
         for (sector, values, deep) in solved {
-            let stats = Stats::of_deep(&sector.index_on(game.rules.board), &values, Some(&deep));
+            let stats = Stats::of_deep(&sector.index(game.rules().board()), &values, Some(&deep));
             let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
             let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);

@@ -299,7 +299,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
     let mut members: Vec<Member> = members_in
         .iter()
         .map(|&sector| {
-            let index = sector.index_on(game.rules.board);
+            let index = sector.index(game.rules().board());
             let n = index.len() as usize;
             assert!(n < u32::MAX as usize, "slots fit in u32");
             let target = if sector.slides(game) { members_in.iter().position(|&t| t == sector.after_slide()) } else { None };
@@ -315,8 +315,8 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
         let target_index = members[j].target.map(|t| members[t].index);
         // Children outside the unit, by [placed][stones removed]: `None` where a removal
         // leaves the opponent below 3 stones (a win at once), or no such move exists.
-        let table = |x: Option<Sector>| x.map(|c| (c.index_on(game.rules.board), solved.values(c), solved.deep(c)));
-        let take_two = |k: u8| k == 1 || game.take_each;
+        let table = |x: Option<Sector>| x.map(|c| (c.index(game.rules().board()), solved.values(c), solved.deep(c)));
+        let take_two = |k: u8| k == 1 || game.take_each();
         let slides = sector.slides(game);
         let outside: [[Option<(SubspaceIndex, &[u8], Option<&Deep>)>; 3]; 2] = [
             [
@@ -332,11 +332,11 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
         ];
         let outside = &outside;
         let ply = crate::solve::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
-        let (full_draw, full) = (game.full_board_draw, game.full);
+        let (full_draw, full) = (game.full_board_draw(), game.full());
         let m = &mut members[j];
         let (index, value, counter, deep, cap_deep) = (&m.index, &m.value, &m.counter, &m.deep, &m.cap_deep);
         let frontier = &frontier;
-        let opp_orbits = SetOrbits::get(sector.o as usize);
+        let opp_orbits = SetOrbits::get(game.rules().board(), sector.o as usize);
         m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| crate::cpu::fast!({
             let mut kids = [0u64; 128];
             let mut decided: Vec<(u16, u32)> = Vec::new();
@@ -445,7 +445,7 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
             // The parent's side to move is this sector's opponent, with its hand.
             let parent_hand = child.sector.oh;
             let frontier = &frontier;
-            let mover_orbits = SetOrbits::get(child.index.sub.s as usize);
+            let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
             list.par_chunks(CHUNK / 4).for_each(|slots| crate::cpu::fast!({
                 let mut preds = [0u64; 256];
                 let mut decided: Vec<(u16, u32)> = Vec::new();
@@ -546,7 +546,7 @@ mod tests {
     fn values_beyond_the_encoding_are_an_error() {
         let unit = Unit::all_in_order().into_iter().find(|u| u.members().contains(&Subspace::new(3, 4).unwrap())).unwrap();
         let sub33 = Subspace::new(3, 3).unwrap();
-        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(crate::position::value::MAX_LOSS); SubspaceIndex::new(sub33).len() as usize])].into();
+        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(crate::position::value::MAX_LOSS); SubspaceIndex::new(crate::rules::Board::Nine, sub33.s, sub33.o).len() as usize])].into();
         let err = solve_unit(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
         assert_eq!(err.depth, 253);
         // Only 3-4's captures lead into 3-3 (4-3's leave two stones): the error names it,
@@ -585,13 +585,13 @@ mod tests {
             let mut plain: HashMap<Subspace, Vec<u8>> = HashMap::new();
             let mut deep = WithDeep(HashMap::new());
             let (mut deep_values, mut deepest) = (0, 0);
-            for unit in Unit::all_in_order_up_to(game.rules.stones).into_iter().filter(|u| u.total() <= 8) {
+            for unit in Unit::all_in_order_up_to(game.rules().stones()).into_iter().filter(|u| u.total() <= 8) {
                 let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
                 let a = solve_sectors(game, &sectors, &BySubspace(&plain), &NoProgress).unwrap();
                 let b = solve_sectors_deep(game, &sectors, &BySubspace(&deep), &NoProgress, low);
                 for ((sector, want), (_, bytes, list)) in a.into_iter().zip(b) {
                     let sub = sector.subspace().unwrap();
-                    let index = sector.index_on(game.rules.board);
+                    let index = sector.index(game.rules().board());
                     for (i, (&w, &b)) in want.iter().zip(&bytes).enumerate() {
                         if index.may_be_hole(i as u64) && index.is_hole(i as u64) {
                             continue;

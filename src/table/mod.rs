@@ -199,7 +199,7 @@ pub enum TableError {
     NoSuchSector(Sector),
     /// A start or subspace asked of the solver with more stones a side than the rules
     /// give: solving it under them would write tables of another game, or none at all.
-    #[error("{asked} needs more stones a side than the rules `{rules}` give (at most {})", rules.stones)]
+    #[error("{asked} needs more stones a side than the rules `{rules}` give (at most {})", rules.stones())]
     BeyondRules {
         /// What was asked, as the user wrote it (`the start 10-10`, `the subspace 5-3`).
         asked: String,

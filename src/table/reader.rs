@@ -132,10 +132,10 @@ impl TableFile {
         if header.sector != expected {
             return Err(t.corrupt(format!("holds sector {}, expected {expected}", header.sector)));
         }
-        if header.entries != expected.index_on(rules.board).len() {
+        if header.entries != expected.index(rules.board()).len() {
             return Err(t.corrupt("entry count does not match the index"));
         }
-        if header.layout != layout_fingerprint(&expected.index_on(rules.board)) {
+        if header.layout != layout_fingerprint(&expected.index(rules.board())) {
             return Err(t.corrupt("index layout fingerprint differs: the file was written by a build that orders positions differently; solve it again"));
         }
         if let Some(span) = header.deep {

@@ -180,7 +180,7 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
 /// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), and no other.
 pub fn write_table_deep(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], deep: &Deep, stats: &Stats) -> Result<u64, TableError> {
     let sector: Sector = sector.into();
-    let index = sector.index_on(rules.board);
+    let index = sector.index(rules.board());
     let path = || table_path(dir, sector);
     let deep_bytes_in = values.par_iter().enumerate().filter(|&(i, &b)| is_deep(b) && !(index.may_be_hole(i as u64) && index.is_hole(i as u64))).count();
     let listed = deep.entries().iter().all(|&(slot, d)| values.get(slot as usize).and_then(|&b| deep.value(b, slot)).is_some_and(|v| v.plies() == Some(d) && is_deep(values[slot as usize])));

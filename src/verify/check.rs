@@ -25,12 +25,12 @@ const CHUNK: u64 = 1 << 14;
 /// Checks every position of `sector` against its children's values; `loaded` holds
 /// the whole tables of `sector` and of every sector its moves lead into.
 pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sector, V::Whole>, progress: &dyn Progress) -> Outcome<V> {
-    let board = game.rules.board;
-    let idx = sector.index_on(board);
+    let board = game.rules().board();
+    let idx = sector.index(board);
     let own = &loaded[&sector];
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // The child sectors' indexes and values, looked up once rather than per child.
-    let children: Vec<(Sector, SubspaceIndex, &V::Whole)> = sector.children(game).into_iter().map(|c| (c, c.index_on(board), &loaded[&c])).collect();
+    let children: Vec<(Sector, SubspaceIndex, &V::Whole)> = sector.children(game).into_iter().map(|c| (c, c.index(board), &loaded[&c])).collect();
     // A child's sector by whether its move placed a stone and how many it removed:
     // its stone counts, which a look-up per child would compare one sector at a time.
     let mut child_of = [[None; 3]; 2];
@@ -46,7 +46,7 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
     // become its side to move's: its index is prepared once a position. A child with
     // one fewer cannot be prepared from them.
     let plain = children.iter().position(|c| c.0 == sector.after_move());
-    let (full_draw, full) = (game.full_board_draw, game.full);
+    let (full_draw, full) = (game.full_board_draw(), game.full());
     let found = Mutex::new(Vec::new());
     let n = idx.len();
     progress.begin(&format!("verify {sector}"), n);
@@ -99,7 +99,7 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                         bad += 1;
                         let mut f = found.lock().unwrap();
                         if f.len() < KEEP {
-                            let position = Position::unchecked(game.rules, m, o, sector.sh, sector.oh, Color::White);
+                            let position = Position::unchecked(game.rules(), m, o, sector.sh, sector.oh, Color::White);
                             f.push(Mismatch { sector, slot: i, position: position.to_string(), stored, expected });
                         }
                     }

@@ -70,13 +70,13 @@ pub fn solve_sector(game: &Game, sector: Sector, tables: &dyn SectorTables, prog
 /// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), their depths in the [`Deep`] list.
 pub fn solve_sector_deep(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress) -> (Vec<u8>, Deep) {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
-    assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");
-    let idx = sector.index_on(game.rules.board);
+    assert!(!game.rules().lasker(), "Lasker sectors with stones in hand have cycles");
+    let idx = sector.index(game.rules().board());
     let plain = sector.after_move();
-    let plain = Target { index: plain.index_on(game.rules.board), values: tables.values(plain), deep: tables.deep(plain) };
+    let plain = Target { index: plain.index(game.rules().board()), values: tables.values(plain), deep: tables.deep(plain) };
     // Children by stones removed: one, and two under `take=each`.
     let captures: [Option<Target>; 2] =
-        [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index_on(game.rules.board), values: tables.values(c), deep: tables.deep(c) }) } else { None });
+        [1, 2].map(|k| if k == 1 || game.take_each() { sector.after_removing(k).map(|c| Target { index: c.index(game.rules().board()), values: tables.values(c), deep: tables.deep(c) }) } else { None });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
     let deep: Vec<(u64, u16)> = out

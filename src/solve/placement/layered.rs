@@ -8,8 +8,8 @@
 
 use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
 use crate::position::value::{sort_moves, MoveInfo};
-use crate::rules::game::{Game, MAX_POINTS};
-use crate::rules::geometry::Bits;
+use crate::rules::game::Game;
+use crate::rules::geometry::{Bits, MAX_POINTS};
 use crate::position::index::SetOrbits;
 use crate::position::{Color, Position};
 use crate::solve::solver::Progress;
@@ -22,7 +22,7 @@ fn key(white: Bits, black: Bits) -> u64 {
 
 /// A symmetry-invariant key that `unkey` turns back into a member of the class.
 fn canonical(game: &Game, white: Bits, black: Bits) -> u64 {
-    let orbits = SetOrbits::get_on(game.rules.board, white.count_ones() as usize);
+    let orbits = SetOrbits::get(game.rules().board(), white.count_ones() as usize);
     let (orbit, b) = orbits.canonical_pair(white, black);
     key(orbits.representative(orbit), b)
 }

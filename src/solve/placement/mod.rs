@@ -161,7 +161,7 @@ impl MovementTables {
     #[cold]
     fn deep_value(&self, b: u8, mover: Bits, opp: Bits) -> Value {
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
-        let i = SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp);
+        let i = SubspaceIndex::new(self.game.rules().board(), sub.s, sub.o).index(mover, opp);
         self.deep.get(&sub).and_then(|d| d.value(b, i)).unwrap_or_else(|| {
             let e = TableError::DeepValues { path: format!("movement table {sub}").into(), reader: "these movement tables (no deep list given)" };
             self.error.lock().unwrap().get_or_insert(e);
@@ -179,7 +179,7 @@ impl MovementTables {
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
         let table = self.table(sub, false);
         // An empty table stands for one that failed to load (see `take_error`).
-        table.get(SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp) as usize).or(Some(&0))
+        table.get(SubspaceIndex::new(self.game.rules().board(), sub.s, sub.o).index(mover, opp) as usize).or(Some(&0))
     }
 
     /// Like `locate`, in the packed result tables: the byte and the code's shift.
@@ -190,7 +190,7 @@ impl MovementTables {
         }
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
         let table = self.table(sub, true);
-        let i = SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp) as usize;
+        let i = SubspaceIndex::new(self.game.rules().board(), sub.s, sub.o).index(mover, opp) as usize;
         Some((table.get(i / wld::PER_BYTE).unwrap_or(&0), wld::shift(i)))
     }
 

@@ -20,8 +20,8 @@ use super::tt::Bounds;
 pub use super::tt::Tt;
 use super::{prefetch, for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
 use crate::position::value::{sort_moves, MoveInfo};
-use crate::rules::game::{Game, MAX_POINTS};
-use crate::rules::geometry::Bits;
+use crate::rules::game::Game;
+use crate::rules::geometry::{Bits, MAX_POINTS};
 use crate::position::index::SetOrbits;
 use crate::position::Position;
 use crate::solve::solver::Progress;
@@ -96,7 +96,7 @@ pub struct Search<'a> {
 #[inline(always)]
 fn key(game: &Game, ply: Ply, mover: Bits, opp: Bits) -> u64 {
     let k = mover.count_ones();
-    let (orbit, b) = SetOrbits::get_on(game.rules.board, k as usize).canonical_pair(mover, opp);
+    let (orbit, b) = SetOrbits::get(game.rules().board(), k as usize).canonical_pair(mover, opp);
     let (mh, oh) = (ply.mover_hand() as u64, (ply.white_hand + ply.black_hand - ply.mover_hand()) as u64);
     1 << 54 | oh << 50 | mh << 46 | (k as u64) << 42 | (orbit as u64) << MAX_POINTS | b as u64
 }
@@ -140,7 +140,7 @@ fn mill_threats(game: &Game, side: Bits, empty: Bits) -> Bits {
         let p = e.trailing_zeros() as usize;
         e &= e - 1;
         // Unused entries are `NO_MILL`, a point no side holds.
-        let [m1, m2, m3] = game.point_mills[p];
+        let [m1, m2, m3] = game.point_mills()[p];
         let (r1, r2, r3) = (m1 & !(1 << p), m2 & !(1 << p), m3 & !(1 << p));
         if side & r1 == r1 || side & r2 == r2 || side & r3 == r3 {
             out |= 1 << p;
@@ -237,7 +237,7 @@ impl<'a> Search<'a> {
         }
         let (ply, next) = (self.plies[t], self.plies[t + 1]);
         let mut children = Vec::with_capacity(64);
-        let empty = !(mover | opp) & self.game.full;
+        let empty = !(mover | opp) & self.game.full();
         let (threats, mine) = (mill_threats(self.game, opp, empty), mill_threats(self.game, mover, empty));
         let mut best = -INF;
         let mut moved_to = Vec::with_capacity(64);

@@ -51,15 +51,15 @@ pub struct Loaded<'a> {
 /// give one ply up; `get` gives the tables of `x` and of every sector its moves lead
 /// into.
 fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Sector) -> Option<Loaded<'a>>, pick: &(dyn Fn(i16, i32) -> bool + Sync), visit: &(dyn Fn(u64, (i16, u16), (i16, u16)) + Sync)) {
-    let board = game.rules.board;
-    let index = x.index_on(board);
+    let board = game.rules().board();
+    let index = x.index(board);
     let own = get(x).expect("the sector's own tables");
     let rank = values.get(x).unwrap_or(0);
     let stays_into = (x.cyclic(game) && x.unit(game).contains(&x.after_slide())).then(|| x.after_slide());
     let ply = crate::solve::placement::Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     // Children by [placed][removed]; the in-unit child is [0][0] when the unit cycles.
-    let table = |c: Option<Sector>| c.and_then(|c| Some((c.index_on(board), get(c)?)));
-    let take_two = |k: u8| k == 1 || game.take_each;
+    let table = |c: Option<Sector>| c.and_then(|c| Some((c.index(board), get(c)?)));
+    let take_two = |k: u8| k == 1 || game.take_each();
     let slides = x.slides(game);
     let kids: [[Option<(SubspaceIndex, Loaded)>; 3]; 2] = [
         [

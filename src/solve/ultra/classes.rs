@@ -90,7 +90,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
         .iter()
         .zip(strong)
         .map(|(&sector, &values)| {
-            let index = sector.index_on(game.rules.board);
+            let index = sector.index(game.rules().board());
             let n = index.len() as usize;
             assert_eq!(values.len(), n, "strong values of {sector}");
             let target = if sector.slides(game) { members_in.iter().position(|&t| t == sector.after_slide()) } else { None };
@@ -114,8 +114,8 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
         let target = members[j].target.map(|t| (members[t].index, members[t].values));
         let m = &mut members[j];
         let sector = m.sector;
-        let table = |x: Option<Sector>| x.and_then(|c| Some((c.index_on(game.rules.board), tables.values(c)?, tables.classes(c)?)));
-        let take_two = |k: u8| k == 1 || game.take_each;
+        let table = |x: Option<Sector>| x.and_then(|c| Some((c.index(game.rules().board()), tables.values(c)?, tables.classes(c)?)));
+        let take_two = |k: u8| k == 1 || game.take_each();
         let slides = sector.slides(game);
         let outside: [[Option<(SubspaceIndex, &[u8], &[i16])>; 3]; 2] = [
             [
@@ -139,7 +139,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
         let unheld: [[bool; 3]; 2] = std::array::from_fn(|p| std::array::from_fn(|r| child(p, r as u8).is_some() && outside[p][r].is_none()));
         let ply = crate::solve::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
         let (index, values, counter, delta, rank) = (&m.index, m.values, &m.counter, &m.delta, m.rank);
-        let opp_orbits = SetOrbits::get(sector.o as usize);
+        let opp_orbits = SetOrbits::get(game.rules().board(), sector.o as usize);
         m.exit.par_chunks_mut(CHUNK).enumerate().for_each(|(c, exits)| crate::cpu::fast!({
             let mut kids = [0u64; 128];
             let first = c * CHUNK;
@@ -239,7 +239,7 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
                 let Some(parent_at) = child.target else { continue };
                 let parent = &members[parent_at];
                 let parent_hand = child.sector.oh;
-                let mover_orbits = SetOrbits::get(child.index.sub.s as usize);
+                let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
                 let work = &work;
                 list.par_chunks(CHUNK / 4).for_each(|slots| crate::cpu::fast!({
                     let mut preds = [0u64; 256];

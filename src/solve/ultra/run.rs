@@ -37,7 +37,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let maybe: BTreeSet<Sector> = x.children(game).into_iter().collect();
-    let index = x.index_on(game.rules.board);
+    let index = x.index(game.rules().board());
     let ply = Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     let found = std::sync::Mutex::new(BTreeSet::new());
     let done = AtomicBool::new(maybe.is_empty());
@@ -84,7 +84,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
 /// The units of `set` children first: movement units (a sector with its mirror), then
 /// placement units, as the strong solver takes them.
 pub fn units_of(game: &Game, set: &BTreeSet<Sector>) -> Result<Vec<Vec<Sector>>, TableError> {
-    let mut units: Vec<Vec<Sector>> = Unit::all_in_order_up_to(game.rules.stones)
+    let mut units: Vec<Vec<Sector>> = Unit::all_in_order_up_to(game.rules().stones())
         .into_iter()
         .map(|u| u.members().into_iter().map(Sector::from).collect::<Vec<_>>())
         .filter(|m| m.iter().any(|x| set.contains(x)))
@@ -291,7 +291,7 @@ pub fn class_histogram(dir: &std::path::Path, rules: &crate::Rules) -> Result<(s
         let file = ClassFile::open(dir, &strong, values.fingerprint())?;
         bytes += file.file_size();
         let classes = file.read_all(&strong)?;
-        let index = x.index_on(rules.board);
+        let index = x.index(rules.board());
         for (i, &c) in classes.class.iter().enumerate() {
             if c != NO_CLASS && !(index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
                 *hist.entry(c).or_insert(0u64) += 1;
