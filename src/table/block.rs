@@ -225,18 +225,22 @@ impl Common {
     }
 }
 
+#[inline]
 pub(super) fn put_u64(buf: &mut [u8], at: usize, v: u64) {
     buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
 }
 
+#[inline]
 pub(super) fn get_u64(buf: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(buf[at..at + 8].try_into().unwrap())
 }
 
+#[inline]
 pub(super) fn get_u32(buf: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(buf[at..at + 4].try_into().unwrap())
 }
 
+#[inline]
 pub(super) fn get_u16(buf: &[u8], at: usize) -> u16 {
     u16::from_le_bytes(buf[at..at + 2].try_into().unwrap())
 }

@@ -214,16 +214,13 @@ impl Header {
         if header.block_size == 0 || !header.block_size.is_multiple_of(4) || header.entries.div_ceil(header.block_size as u64) != blocks as u64 {
             return Err(corrupt("entry or block count does not match the block size"));
         }
+        let entries = &head[HEADER_LEN..];
+        if entries.len() != INDEX_ENTRY * blocks as usize {
+            return Err(TableError::Truncated { path: path.to_owned(), detail: format!("the block index needs {} bytes", INDEX_ENTRY * blocks as usize) });
+        }
         let mut index = Vec::with_capacity(blocks as usize);
-        for k in 0..blocks as usize {
-            let at = HEADER_LEN + INDEX_ENTRY * k;
-            let e = BlockEntry {
-                offset: get_u64(head, at),
-                wld_len: get_u32(head, at + 8),
-                depth_len: get_u32(head, at + 12),
-                wld_check: get_u32(head, at + 16),
-                depth_check: get_u32(head, at + 20),
-            };
+        for (k, at) in entries.chunks_exact(INDEX_ENTRY).enumerate() {
+            let e = BlockEntry { offset: get_u64(at, 0), wld_len: get_u32(at, 8), depth_len: get_u32(at, 12), wld_check: get_u32(at, 16), depth_check: get_u32(at, 20) };
             let end = e.offset.checked_add(e.wld_len as u64 + e.depth_len as u64);
             if end.is_none_or(|end| end > file_len) {
                 return Err(TableError::Truncated { path: path.to_owned(), detail: format!("block {k} ends past the end of the file ({file_len} bytes)") });

@@ -279,8 +279,7 @@ impl TableFile {
             let decided = depth.len();
             depth.resize(decided + 4, 0);
             let mut d = 0usize;
-            for (q, &x) in wld.iter().enumerate() {
-                let dst = &mut out[wld::PER_BYTE * q..(wld::PER_BYTE * (q + 1)).min(self.block_len(k))];
+            for (dst, &x) in out.chunks_mut(wld::PER_BYTE).zip(wld.iter()) {
                 let lut = &DECODE[x as usize];
                 let ds: &[u8; 4] = depth[d..d + 4].try_into().unwrap();
                 for (i, v) in dst.iter_mut().enumerate() {
