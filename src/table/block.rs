@@ -12,7 +12,7 @@
 //!   replaced while it is read gives an error for that file (a short read, or a frame
 //!   that is not the one its index names), where a mapping would kill the process with
 //!   SIGBUS.
-//! - A frame is decompressed only after [`super::frame::is_named_frame`] has found it
+//! - A frame is decompressed only after `frame::is_named_frame` has found it
 //!   to be the one frame its index names.
 //!
 //! Both formats share the fields they have in common, at the same offsets:
