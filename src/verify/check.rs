@@ -29,23 +29,24 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
     let idx = sector.index(board);
     let own = &loaded[&sector];
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
-    // The child sectors' indexes and values, looked up once rather than per child.
-    let children: Vec<(Sector, SubspaceIndex, &V::Whole)> = sector.children(game).into_iter().map(|c| (c, c.index(board), &loaded[&c])).collect();
-    // A child's sector by whether its move placed a stone and how many it removed:
-    // its stone counts, which a look-up per child would compare one sector at a time.
-    let mut child_of = [[None; 3]; 2];
-    for (placed, row) in child_of.iter_mut().enumerate() {
-        for (removed, k) in row.iter_mut().enumerate() {
+    // Each child sector's index and values by whether the move placed a stone and how
+    // many it removed, which its stone counts give: looked up once, not per child.
+    let kids: [[Option<(SubspaceIndex, &V::Whole)>; 3]; 2] = std::array::from_fn(|placed| {
+        std::array::from_fn(|removed| {
             let (placed, removed) = (placed as u8, removed as u8);
-            let Some(s) = sector.o.checked_sub(removed) else { continue };
-            let Some(sh) = sector.sh.checked_sub(placed) else { continue };
-            *k = children.iter().position(|c| c.0 == Sector { s, o: sector.s + placed, sh: sector.oh, oh: sh });
-        }
-    }
-    // Only the child of a move without removal keeps the opponent's stones, which
-    // become its side to move's: its index is prepared once a position. A child with
-    // one fewer cannot be prepared from them.
-    let plain = children.iter().position(|c| c.0 == sector.after_move());
+            let child = Sector { s: sector.o.checked_sub(removed)?, o: sector.s + placed, sh: sector.oh, oh: sector.sh.checked_sub(placed)? };
+            sector.children(game).contains(&child).then(|| (child.index(board), &loaded[&child]))
+        })
+    });
+    // Most moves lead to the plain child: a placement's, or in the movement phase a
+    // slide's, without removal. It keeps the opponent's stones, which become its side
+    // to move's, so its index is prepared once a position; a child with one fewer
+    // cannot be prepared from them. Under Lasker rules a placement sector's slides
+    // without removal lead to another child.
+    let places = sector.places();
+    let (plain, plain_values) = kids[places as usize][0].as_ref().map(|(x, v)| (x, *v)).expect("a move without removal leads to a sector of the game");
+    let slides_too = places && game.rules().lasker();
+    let (oh, o_stones) = (sector.oh, sector.o);
     let (full_draw, full) = (game.full_board_draw(), game.full());
     let found = Mutex::new(Vec::new());
     let n = idx.len();
@@ -57,13 +58,13 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                 let (mut checked, mut bad) = (0u64, 0u64);
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 // Child slots of one position: found first and prefetched, read after.
-                let mut at: Vec<(usize, u64)> = Vec::with_capacity(256);
+                let mut at: Vec<(&V::Whole, u64)> = Vec::with_capacity(256);
                 for (i, m, o) in idx.walk(start, end) {
                     if idx.may_be_hole(i) && idx.is_hole(i) {
                         continue; // a don't-care entry
                     }
                     // The prepared index must only be used for the plain child's slots.
-                    let prep = plain.and_then(|k| children[k].1.prepare(o, true));
+                    let prep = plain.prepare(o, true);
                     at.clear();
                     let mut wins_now = false;
                     for_each_ply_move(
@@ -75,15 +76,19 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                         |mv, after, opp_after| {
                             // The child, from its own side to move's point of view.
                             let cs = opp_after.count_ones() as u8;
-                            if cs + sector.oh < 3 {
+                            if cs == o_stones && !(slides_too && mv.from != NONE) {
+                                let ci = plain.index_with(&prep, opp_after, after);
+                                V::prefetch(plain_values, ci);
+                                at.push((plain_values, ci));
+                            } else if cs + oh < 3 {
                                 debug_assert!(mv.capture != NONE, "a move without capture leaves both sides in the game");
                                 wins_now = true;
-                                return;
+                            } else {
+                                let (index, values) = kids[(mv.from == NONE) as usize][(o_stones - cs) as usize].as_ref().expect("every child is in a child sector");
+                                let ci = index.index(opp_after, after);
+                                V::prefetch(values, ci);
+                                at.push((*values, ci));
                             }
-                            let k = child_of[(mv.from == NONE) as usize][(sector.o - cs) as usize].expect("every child is in a child sector");
-                            let ci = children[k].1.index_with(if Some(k) == plain { &prep } else { &None }, opp_after, after);
-                            V::prefetch(children[k].2, ci);
-                            at.push((k, ci));
                         },
                     );
                     let expected = if wins_now {
@@ -91,7 +96,16 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                     } else if at.is_empty() && full_draw && m | o == full {
                         V::DRAW
                     } else {
-                        at.iter().map(|&(k, ci)| V::at(children[k].2, ci).parent()).max().unwrap_or(V::LOST)
+                        // A loop, not `Iterator::max`: the closures of an iterator chain
+                        // are left out of line here, and the check runs a third slower.
+                        let mut best: Option<V> = None;
+                        for &(values, ci) in &at {
+                            let v = V::at(values, ci).parent();
+                            if best.is_none_or(|b| v > b) {
+                                best = Some(v);
+                            }
+                        }
+                        best.unwrap_or(V::LOST)
                     };
                     let stored = V::at(own, i);
                     checked += 1;
