@@ -4,12 +4,12 @@
 //! α-β programs Gévay & Danner measured their perfect players against.
 
 use super::Rng;
+use crate::position::Position;
 use crate::rules::game::Game;
 use crate::rules::geometry::Bits;
 use crate::rules::movegen::{Move, NONE};
-use crate::solve::placement::{for_each_ply_move, Ply};
-use crate::position::Position;
 use crate::rules::Rules;
+use crate::solve::placement::{for_each_ply_move, Ply};
 
 const WIN: i32 = 1_000_000;
 /// Weights of the evaluation, from the side to move's point of view.

@@ -9,10 +9,10 @@
 
 pub mod alphabeta;
 
-use crate::rules::movegen::NONE;
 use crate::position::{Color, Position};
 use crate::probe::ultra::UltraValue;
 use crate::probe::{ProbeError, Tablebase};
+use crate::rules::movegen::NONE;
 use crate::rules::Rules;
 use rayon::prelude::*;
 use std::cmp::Ordering;

@@ -15,12 +15,12 @@
 //! non-minimal `B`s are then never used: they are holes (1.9% of all slots over the 49
 //! subspaces), which table files store as draws and statistics skip.
 
-use crate::position::combin::{binom, rank, unrank, BitOps};
 use crate::position::combin::pdep;
-use crate::rules::geometry::Bits;
-use crate::rules::Board;
+use crate::position::combin::{binom, rank, unrank, BitOps};
 use crate::position::subspace::Subspace;
+use crate::rules::geometry::Bits;
 use crate::rules::symmetry;
+use crate::rules::Board;
 use std::sync::OnceLock;
 
 /// Orbits of `k`-point sets under the 16 symmetries.
@@ -229,12 +229,7 @@ impl SubspaceIndex {
         }
         let e = self.orbits.canon[rank(fixed) as usize];
         let orbit = (e >> 4) as usize;
-        Some(Prepared {
-            base: orbit as u64 * self.per_orbit,
-            g: (e & 15) as u8,
-            free: !self.orbits.reps[orbit] & self.mask,
-            stab: self.orbits.stab[orbit],
-        })
+        Some(Prepared { base: orbit as u64 * self.per_orbit, g: (e & 15) as u8, free: !self.orbits.reps[orbit] & self.mask, stab: self.orbits.stab[orbit] })
     }
 
     /// `index` for a position whose first set was prepared, given the second set.
@@ -326,10 +321,12 @@ impl SubspaceIndex {
         let holes: u64 = (0..self.orbits.count())
             .into_par_iter()
             .filter(|&o| self.orbits.stab[o] != 1)
-            .map(|o| crate::cpu::fast!({
-                let base = o as u64 * self.per_orbit;
-                (base..base + self.per_orbit).filter(|&i| self.is_hole(i)).count() as u64
-            }))
+            .map(|o| {
+                crate::cpu::fast!({
+                    let base = o as u64 * self.per_orbit;
+                    (base..base + self.per_orbit).filter(|&i| self.is_hole(i)).count() as u64
+                })
+            })
             .sum();
         self.len() - holes
     }

@@ -7,8 +7,8 @@ pub mod subspace;
 pub mod value;
 pub mod wld;
 
-use crate::rules::geometry::Bits;
 use crate::position::subspace::Subspace;
+use crate::rules::geometry::Bits;
 use crate::rules::{Board, Rules};
 use std::fmt;
 
@@ -227,7 +227,11 @@ impl Position {
 
     /// The side to move's stones in hand.
     pub fn mover_hand(&self) -> u8 {
-        if self.to_move == Color::White { self.white_hand } else { self.black_hand }
+        if self.to_move == Color::White {
+            self.white_hand
+        } else {
+            self.black_hand
+        }
     }
 
     /// A movement-phase position under `rules` from the side to move's and the
@@ -240,12 +244,20 @@ impl Position {
 
     /// The side to move's stones on the board.
     pub fn mover(&self) -> Bits {
-        if self.to_move == Color::White { self.white } else { self.black }
+        if self.to_move == Color::White {
+            self.white
+        } else {
+            self.black
+        }
     }
 
     /// The stones on the board of the side not to move.
     pub fn opponent(&self) -> Bits {
-        if self.to_move == Color::White { self.black } else { self.white }
+        if self.to_move == Color::White {
+            self.black
+        } else {
+            self.white
+        }
     }
 
     /// Whether both hands are empty: every move from here on slides (or flies) a stone.
@@ -423,11 +435,23 @@ mod tests {
 
     #[test]
     fn rejects_malformed() {
-        for bad in ["", "x", "........................", "....................... w", "........................ x",
-                    "........................ w 9", "........................ w 13 9", ".......................X w",
-                    "WWWWWWWWWWWWW........... w", "........................ w 9 9 9", "WWW..................... w 10 0",
-                    "........................ w 10 9", "WWWWWWWWWW.............. w", "WWW..................... w 7 0",
-                    "................ w 4 4"] {
+        for bad in [
+            "",
+            "x",
+            "........................",
+            "....................... w",
+            "........................ x",
+            "........................ w 9",
+            "........................ w 13 9",
+            ".......................X w",
+            "WWWWWWWWWWWWW........... w",
+            "........................ w 9 9 9",
+            "WWW..................... w 10 0",
+            "........................ w 10 9",
+            "WWWWWWWWWW.............. w",
+            "WWW..................... w 7 0",
+            "................ w 4 4",
+        ] {
             assert!(Position::parse(bad, STD).is_err(), "{bad:?}");
         }
         assert_eq!(Position::parse("........................ w 10 9", STD), Err(PositionError::TooMany("White", 10, 9)));

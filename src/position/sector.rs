@@ -222,12 +222,8 @@ impl Sector {
             state.insert(head(root), 1);
             while let Some((node, next)) = stack.pop() {
                 let members = unit_of(node);
-                let mut kids: Vec<Sector> = members
-                    .iter()
-                    .flat_map(|m| m.children(game))
-                    .filter(|c| !c.is_movement() && set.contains(c) && !members.contains(c))
-                    .map(head)
-                    .collect();
+                let mut kids: Vec<Sector> =
+                    members.iter().flat_map(|m| m.children(game)).filter(|c| !c.is_movement() && set.contains(c) && !members.contains(c)).map(head).collect();
                 kids.dedup();
                 if next < kids.len() {
                     stack.push((node, next + 1));

@@ -16,13 +16,13 @@ pub use grade::Grade;
 pub use searcher::{SearchOptions, Searcher};
 pub mod ultra;
 
-use crate::rules::movegen::NONE;
-use crate::position::{Color, Position, PositionError};
-use crate::rules::Rules;
 use crate::position::sector::Sector;
 use crate::position::subspace::Subspace;
-use crate::table::{table_path, Planes, TableError, TableFile};
 use crate::position::value::{sort_moves, MoveInfo, Value, Wdl};
+use crate::position::{Color, Position, PositionError};
+use crate::rules::movegen::NONE;
+use crate::rules::Rules;
+use crate::table::{table_path, Planes, TableError, TableFile};
 use cache::BlockCache;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};

@@ -6,13 +6,13 @@
 //! solved exactly by searching over the movement tables, but from the empty 9-9 board
 //! that takes minutes and gigabytes: only a caller that means it builds a [`Searcher`].
 
-use crate::solve::placement::{MovementTables, Solution, Tt, Values};
-use crate::position::Position;
 use super::{ProbeError, Tablebase};
-use crate::solve::solver::Progress;
 use crate::position::subspace::Subspace;
-use crate::table::TableError;
 use crate::position::value::{MoveInfo, Value};
+use crate::position::Position;
+use crate::solve::placement::{MovementTables, Solution, Tt, Values};
+use crate::solve::solver::Progress;
+use crate::table::TableError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 

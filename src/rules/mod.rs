@@ -126,15 +126,8 @@ const NAMES: [(&str, Rules); 6] = [
 
 impl Rules {
     /// Standard Nine Men's Morris (`docs/rules.md`).
-    pub const STANDARD: Rules = Rules {
-        board: Board::Nine,
-        stones: 9,
-        flying: Flying::Three,
-        lasker: false,
-        removal: Removal::Standard,
-        take: Take::One,
-        full_board: FullBoard::Loss,
-    };
+    pub const STANDARD: Rules =
+        Rules { board: Board::Nine, stones: 9, flying: Flying::Three, lasker: false, removal: Removal::Standard, take: Take::One, full_board: FullBoard::Loss };
 
     /// The board.
     pub const fn board(&self) -> Board {
@@ -180,11 +173,40 @@ impl Rules {
     fn options(&self) -> [(&'static str, String); 6] {
         [
             ("stones", self.stones.to_string()),
-            ("flying", match self.flying { Flying::Three => "3", Flying::None => "none" }.to_string()),
+            (
+                "flying",
+                match self.flying {
+                    Flying::Three => "3",
+                    Flying::None => "none",
+                }
+                .to_string(),
+            ),
             ("lasker", if self.lasker { "yes" } else { "no" }.to_string()),
-            ("removal", match self.removal { Removal::Standard => "standard", Removal::Strict => "strict", Removal::Lenient => "lenient" }.to_string()),
-            ("take", match self.take { Take::One => "one", Take::Each => "each" }.to_string()),
-            ("full-board", match self.full_board { FullBoard::Loss => "loss", FullBoard::Draw => "draw" }.to_string()),
+            (
+                "removal",
+                match self.removal {
+                    Removal::Standard => "standard",
+                    Removal::Strict => "strict",
+                    Removal::Lenient => "lenient",
+                }
+                .to_string(),
+            ),
+            (
+                "take",
+                match self.take {
+                    Take::One => "one",
+                    Take::Each => "each",
+                }
+                .to_string(),
+            ),
+            (
+                "full-board",
+                match self.full_board {
+                    FullBoard::Loss => "loss",
+                    FullBoard::Draw => "draw",
+                }
+                .to_string(),
+            ),
         ]
     }
 
@@ -233,15 +255,8 @@ impl FromStr for Rules {
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mine = self.options();
-        let diff = |r: &Rules| -> Vec<(&'static str, String)> {
-            r.options().iter().zip(&mine).filter(|(a, b)| a.1 != b.1).map(|(_, b)| b.clone()).collect()
-        };
-        let (name, diffs) = NAMES
-            .iter()
-            .filter(|(_, r)| r.board == self.board)
-            .map(|(n, r)| (*n, diff(r)))
-            .min_by_key(|(_, d)| d.len())
-            .expect("every board has a named rule set");
+        let diff = |r: &Rules| -> Vec<(&'static str, String)> { r.options().iter().zip(&mine).filter(|(a, b)| a.1 != b.1).map(|(_, b)| b.clone()).collect() };
+        let (name, diffs) = NAMES.iter().filter(|(_, r)| r.board == self.board).map(|(n, r)| (*n, diff(r))).min_by_key(|(_, d)| d.len()).expect("every board has a named rule set");
         f.write_str(name)?;
         for (k, v) in diffs {
             write!(f, ",{k}={v}")?;

@@ -4,10 +4,10 @@
 //! draw classes and [`Position::children`](crate::position::Position::children)
 //! generate moves here.
 
-use crate::rules::Color;
 use crate::rules::game::Game;
 use crate::rules::geometry::{BitIter, Bits};
 use crate::rules::movegen::{for_each_move_with, Move, NONE};
+use crate::rules::Color;
 
 /// Hands and side to move at one ply from the root.
 #[derive(Clone, Copy, Debug)]
@@ -38,10 +38,18 @@ impl Ply {
         }
     }
     pub fn mover_hand(self) -> u8 {
-        if self.to_move == Color::White { self.white_hand } else { self.black_hand }
+        if self.to_move == Color::White {
+            self.white_hand
+        } else {
+            self.black_hand
+        }
     }
     pub fn opp_hand(self) -> u8 {
-        if self.to_move == Color::White { self.black_hand } else { self.white_hand }
+        if self.to_move == Color::White {
+            self.black_hand
+        } else {
+            self.white_hand
+        }
     }
     pub fn is_movement(self) -> bool {
         self.white_hand == 0 && self.black_hand == 0
@@ -57,7 +65,11 @@ impl Ply {
     }
     /// (white, black) from (mover, opponent) at this ply.
     pub fn colours(self, mover: Bits, opp: Bits) -> (Bits, Bits) {
-        if self.to_move == Color::White { (mover, opp) } else { (opp, mover) }
+        if self.to_move == Color::White {
+            (mover, opp)
+        } else {
+            (opp, mover)
+        }
     }
 }
 
@@ -69,12 +81,28 @@ impl Ply {
 #[inline(always)]
 pub fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move_with(game, mover, opp, 0, ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move_with(
+            game,
+            mover,
+            opp,
+            0,
+            ply.opp_hand(),
+            #[inline(always)]
+            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
+        );
         return;
     }
     // Lasker: a side with stones both in hand and on the board may move instead.
     if game.rules().lasker && mover != 0 {
-        for_each_move_with(game, mover, opp, ply.mover_hand(), ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move_with(
+            game,
+            mover,
+            opp,
+            ply.mover_hand(),
+            ply.opp_hand(),
+            #[inline(always)]
+            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
+        );
     }
     let empty = !(mover | opp) & game.full();
     // Empty when a mill takes nothing: against an empty board, or `removal=strict`
@@ -138,4 +166,3 @@ mod tests {
         assert_eq!(g1.1.count_ones(), 3);
     }
 }
-

@@ -7,12 +7,12 @@
 //! keeps every complete table and solves only what is missing or damaged.
 
 use crate::position::index::SubspaceIndex;
-use crate::solve::placement::induction::{solve_sector_deep, solve_sector, SectorTables};
 use crate::position::sector::Sector;
-use crate::solve::solver::{solve_unit_deep, Limits, Progress, Solved, Stats};
 use crate::position::subspace::{Subspace, Unit};
-use crate::table::{table_path, write_table_deep, TableError, TableFile};
 use crate::position::value::Deep;
+use crate::solve::placement::induction::{solve_sector, solve_sector_deep, SectorTables};
+use crate::solve::solver::{solve_unit_deep, Limits, Progress, Solved, Stats};
+use crate::table::{table_path, write_table_deep, TableError, TableFile};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -112,8 +112,7 @@ pub fn plan(opts: &Options) -> Vec<Unit> {
 /// Every sector the starts of `opts` reach, if it names any.
 fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
     let game = opts.rules.game();
-    let sets: Vec<BTreeSet<Sector>> =
-        opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(|s| Sector::reachable(s, game)).collect();
+    let sets: Vec<BTreeSet<Sector>> = opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(|s| Sector::reachable(s, game)).collect();
     (!sets.is_empty()).then(|| sets.into_iter().flatten().collect())
 }
 
@@ -134,7 +133,12 @@ pub fn plan_units(opts: &Options) -> Result<Vec<Vec<Sector>>, TableError> {
 /// Solves one unit of placement sectors: by one pass of induction, or by the
 /// retrograde solver under Lasker rules (where moves of a stone lead from the unit
 /// back into it).
-pub fn solve_placement_unit(game: &crate::rules::game::Game, unit: &[Sector], tables: &dyn SectorTables, progress: &dyn Progress) -> Result<Vec<(Sector, Vec<u8>)>, crate::solve::solver::TooDeep> {
+pub fn solve_placement_unit(
+    game: &crate::rules::game::Game,
+    unit: &[Sector],
+    tables: &dyn SectorTables,
+    progress: &dyn Progress,
+) -> Result<Vec<(Sector, Vec<u8>)>, crate::solve::solver::TooDeep> {
     // Induction knows placements only: a Lasker sector's moves go to the retrograde
     // solver even where they leave the unit.
     if unit.len() == 1 && !unit[0].cyclic(game) && !game.rules().lasker() {
@@ -264,10 +268,7 @@ pub fn within_rules(opts: &Options) -> Result<(), TableError> {
 /// Whether an existing table can be replaced by solving it again (it is damaged or
 /// from another format), as opposed to an error the user must see (I/O, say).
 fn resolvable(e: &TableError) -> bool {
-    matches!(
-        e,
-        TableError::Corrupt { .. } | TableError::Truncated { .. } | TableError::BadMagic { .. } | TableError::Version { .. }
-    )
+    matches!(e, TableError::Corrupt { .. } | TableError::Truncated { .. } | TableError::BadMagic { .. } | TableError::Version { .. })
 }
 
 /// Decoded tables of sectors, dropped when no later sector needs them or when they

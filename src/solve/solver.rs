@@ -22,19 +22,19 @@
 //! counters exact under symmetry: parent orbit P reaches child orbit C by some move if
 //! and only if C's representative has an unmove into P's orbit.
 
-use crate::rules::game::Game;
 use crate::position::index::{SetOrbits, SubspaceIndex};
-use crate::rules::movegen::for_each_unmove_with;
-use crate::solve::placement::for_each_ply_move;
-use crate::solve::placement::induction::SectorTables;
 use crate::position::sector::Sector;
 use crate::position::subspace::{Subspace, Unit};
 use crate::position::value::{enc_loss, enc_win, is_deep, value_at, Deep, Value, DEEP_LOSS, DEEP_WIN, DRAW};
+use crate::rules::game::Game;
+use crate::rules::movegen::for_each_unmove_with;
+use crate::solve::placement::for_each_ply_move;
+use crate::solve::placement::induction::SectorTables;
 // Kept here too: the solver makes these, though the layers below it own them.
 pub use crate::position::value::TooDeep;
 pub use crate::table::stats::Stats;
-use std::collections::HashMap;
 use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
@@ -75,7 +75,6 @@ impl Solved for std::collections::HashMap<Subspace, Vec<u8>> {
         &self[&sub]
     }
 }
-
 
 struct Member {
     sector: Sector,
@@ -130,14 +129,7 @@ impl Sharded {
 
     /// The entries whose slot still holds a deep byte in `values`.
     fn into_deep(self, values: &[u8]) -> Deep {
-        Deep::new(
-            self.0
-                .into_iter()
-                .flat_map(|m| m.into_inner().unwrap())
-                .filter(|&(slot, _)| is_deep(values[slot as usize]))
-                .map(|(slot, d)| (slot as u64, d))
-                .collect(),
-        )
+        Deep::new(self.0.into_iter().flat_map(|m| m.into_inner().unwrap()).filter(|&(slot, _)| is_deep(values[slot as usize])).map(|(slot, d)| (slot as u64, d)).collect())
     }
 }
 
@@ -258,10 +250,7 @@ fn prefetch<T>(p: *const T) {
 /// encoding holds.
 pub fn solve_unit(game: &Game, unit: Unit, solved: &dyn Solved, progress: &dyn Progress) -> Result<Vec<(Subspace, Vec<u8>)>, TooDeep> {
     let sectors: Vec<Sector> = unit.members().into_iter().map(Sector::from).collect();
-    Ok(solve_sectors(game, &sectors, &BySubspace(solved), progress)?
-        .into_iter()
-        .map(|(sector, values)| (sector.subspace().expect("a movement unit"), values))
-        .collect())
+    Ok(solve_sectors(game, &sectors, &BySubspace(solved), progress)?.into_iter().map(|(sector, values)| (sector.subspace().expect("a movement unit"), values)).collect())
 }
 
 /// [`solve_unit`], with the values deeper than a byte holds kept exactly (see
@@ -337,90 +326,99 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
         let (index, value, counter, deep, cap_deep) = (&m.index, &m.value, &m.counter, &m.deep, &m.cap_deep);
         let frontier = &frontier;
         let opp_orbits = SetOrbits::get(game.rules().board(), sector.o as usize);
-        m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| crate::cpu::fast!({
-            let mut kids = [0u64; 128];
-            let mut decided: Vec<(u16, u32)> = Vec::new();
-            let first = (c * CHUNK) as u64;
-            for ((i, mover, opp), cap_slot) in index.walk(first, first + cap_chunk.len() as u64).zip(cap_chunk.iter_mut()) {
-                let i = i as usize;
-                if index.may_be_hole(i as u64) && index.index(mover, opp) != i as u64 {
-                    continue;
-                }
-                // `n` counts the moves into this unit; `other` records any other move, so
-                // that the common move sets no flag of its own.
-                let (mut n, mut other) = (0usize, false);
-                // Non-capturing children keep our opponent's stones as their mover's.
-                let prep = target_index.as_ref().and_then(|t| t.prepare(opp, true));
-                let mut last_capturer = [0 as crate::rules::geometry::Bits; 3];
-                let mut cap_prep = [None, None, None];
-                let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
-                for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
-                    let (cm, co) = (opp_after, after);
-                    // A move names every stone it removes (two for a double mill under `take=each`).
-                    let removed = (mv.capture != crate::rules::movegen::NONE) as usize + (mv.capture2 != crate::rules::movegen::NONE) as usize;
-                    let placed = (mv.from == crate::rules::movegen::NONE) as usize;
-                    if let (0, 0, Some(t)) = (removed, placed, target_index.as_ref()) {
-                        kids[n] = t.index_with(&prep, cm, co);
-                        n += 1;
-                    } else if let Some((ci, child_values, child_deep)) = &outside[placed][removed] {
-                        other = true;
-                        // Captures after one move share the capturer's stones (the child's
-                        // opponent set), so their canonicalisation is prepared once per move.
-                        let ci_slot = if placed == 0 {
-                            if co != last_capturer[removed] {
-                                last_capturer[removed] = co;
-                                cap_prep[removed] = ci.prepare(co, false);
+        m.cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| {
+            crate::cpu::fast!({
+                let mut kids = [0u64; 128];
+                let mut decided: Vec<(u16, u32)> = Vec::new();
+                let first = (c * CHUNK) as u64;
+                for ((i, mover, opp), cap_slot) in index.walk(first, first + cap_chunk.len() as u64).zip(cap_chunk.iter_mut()) {
+                    let i = i as usize;
+                    if index.may_be_hole(i as u64) && index.index(mover, opp) != i as u64 {
+                        continue;
+                    }
+                    // `n` counts the moves into this unit; `other` records any other move, so
+                    // that the common move sets no flag of its own.
+                    let (mut n, mut other) = (0usize, false);
+                    // Non-capturing children keep our opponent's stones as their mover's.
+                    let prep = target_index.as_ref().and_then(|t| t.prepare(opp, true));
+                    let mut last_capturer = [0 as crate::rules::geometry::Bits; 3];
+                    let mut cap_prep = [None, None, None];
+                    let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
+                    for_each_ply_move(
+                        game,
+                        ply,
+                        mover,
+                        opp,
+                        #[inline(always)]
+                        |mv, after, opp_after| {
+                            let (cm, co) = (opp_after, after);
+                            // A move names every stone it removes (two for a double mill under `take=each`).
+                            let removed = (mv.capture != crate::rules::movegen::NONE) as usize + (mv.capture2 != crate::rules::movegen::NONE) as usize;
+                            let placed = (mv.from == crate::rules::movegen::NONE) as usize;
+                            if let (0, 0, Some(t)) = (removed, placed, target_index.as_ref()) {
+                                kids[n] = t.index_with(&prep, cm, co);
+                                n += 1;
+                            } else if let Some((ci, child_values, child_deep)) = &outside[placed][removed] {
+                                other = true;
+                                // Captures after one move share the capturer's stones (the child's
+                                // opponent set), so their canonicalisation is prepared once per move.
+                                let ci_slot = if placed == 0 {
+                                    if co != last_capturer[removed] {
+                                        last_capturer[removed] = co;
+                                        cap_prep[removed] = ci.prepare(co, false);
+                                    }
+                                    ci.index_with(&cap_prep[removed], cm, co)
+                                } else {
+                                    ci.index(cm, co)
+                                };
+                                match value_at(child_values[ci_slot as usize], ci_slot, *child_deep) {
+                                    Value::Loss(d) => best_loss = best_loss.min(d),
+                                    Value::Win(d) => cap_win = cap_win.max(d),
+                                    Value::Draw => cap_draw = true,
+                                }
+                            } else {
+                                debug_assert!(removed > 0, "a move without removal has a child sector");
+                                other = true;
+                                best_loss = 0; // the opponent is left with two stones
                             }
-                            ci.index_with(&cap_prep[removed], cm, co)
-                        } else {
-                            ci.index(cm, co)
-                        };
-                        match value_at(child_values[ci_slot as usize], ci_slot, *child_deep) {
-                            Value::Loss(d) => best_loss = best_loss.min(d),
-                            Value::Win(d) => cap_win = cap_win.max(d),
-                            Value::Draw => cap_draw = true,
-                        }
+                        },
+                    );
+                    // Two non-capturing children can share a slot only through a symmetry
+                    // that fixes the opponent's stones (common to all of them).
+                    let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
+                    counter[i].store(distinct as u8, Relaxed);
+                    *cap_slot = if cap_draw {
+                        NEVER_LOSES
+                    } else if limits.is_deep(Value::Win(cap_win)) {
+                        cap_deep.set(i as u32, cap_win);
+                        CAP_DEEP
                     } else {
-                        debug_assert!(removed > 0, "a move without removal has a child sector");
-                        other = true;
-                        best_loss = 0; // the opponent is left with two stones
+                        cap_win as u8
+                    };
+                    let v = if n == 0 && !other {
+                        // Blocked: a loss, unless the board is full and the rules call that a
+                        // draw, which no later level changes (it has no child to decide it).
+                        (!(full_draw && mover | opp == full)).then_some(Value::Loss(0))
+                    } else if best_loss != u16::MAX {
+                        Some(Value::Win(best_loss + 1))
+                    } else if distinct == 0 && !cap_draw {
+                        Some(Value::Loss(cap_win + 1))
+                    } else {
+                        None
+                    };
+                    if let Some(v) = v {
+                        let (byte, is_deep) = limits.byte(v);
+                        if is_deep {
+                            deep.set(i as u32, v.plies().unwrap_or(0));
+                        }
+                        value[i].store(byte, Relaxed);
+                        decided.push((v.plies().unwrap_or(0), i as u32));
                     }
-                });
-                // Two non-capturing children can share a slot only through a symmetry
-                // that fixes the opponent's stones (common to all of them).
-                let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
-                counter[i].store(distinct as u8, Relaxed);
-                *cap_slot = if cap_draw {
-                    NEVER_LOSES
-                } else if limits.is_deep(Value::Win(cap_win)) {
-                    cap_deep.set(i as u32, cap_win);
-                    CAP_DEEP
-                } else {
-                    cap_win as u8
-                };
-                let v = if n == 0 && !other {
-                    // Blocked: a loss, unless the board is full and the rules call that a
-                    // draw, which no later level changes (it has no child to decide it).
-                    (!(full_draw && mover | opp == full)).then_some(Value::Loss(0))
-                } else if best_loss != u16::MAX {
-                    Some(Value::Win(best_loss + 1))
-                } else if distinct == 0 && !cap_draw {
-                    Some(Value::Loss(cap_win + 1))
-                } else {
-                    None
-                };
-                if let Some(v) = v {
-                    let (byte, is_deep) = limits.byte(v);
-                    if is_deep {
-                        deep.set(i as u32, v.plies().unwrap_or(0));
-                    }
-                    value[i].store(byte, Relaxed);
-                    decided.push((v.plies().unwrap_or(0), i as u32));
                 }
-            }
-            frontier.flush(j, &mut decided);
-            progress.advance(cap_chunk.len() as u64);
-        }));
+                frontier.flush(j, &mut decided);
+                progress.advance(cap_chunk.len() as u64);
+            })
+        });
     }
 
     let mut next = 0u16;
@@ -446,81 +444,90 @@ pub fn solve_sectors_deep(game: &Game, members_in: &[Sector], solved: &dyn Secto
             let parent_hand = child.sector.oh;
             let frontier = &frontier;
             let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
-            list.par_chunks(CHUNK / 4).for_each(|slots| crate::cpu::fast!({
-                let mut preds = [0u64; 256];
-                let mut decided: Vec<(u16, u32)> = Vec::new();
-                for &i in slots {
-                    // A tentative win can have been bettered since it was listed.
-                    if child.value[i as usize].load(Relaxed) != target_byte || (deep_level && child.deep.get(i) != Some(d)) {
-                        continue;
-                    }
-                    let (mover, opp) = child.index.unindex(i as u64);
-                    let mut k = 0;
-                    // Parents keep this position's mover as their opponent.
-                    let prep = parent.index.prepare(mover, false);
-                    for_each_unmove_with(game, mover, opp, parent_hand, #[inline(always)] |pm, po| {
-                        let p = parent.index.index_with(&prep, pm, po);
-                        prefetch(&parent.value[p as usize]);
-                        prefetch(&parent.counter[p as usize]);
-                        preds[k] = p;
-                        k += 1;
-                    });
-                    // Parents share this position's mover set; only its symmetries can merge them.
-                    let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
-                    if d.is_multiple_of(2) && limits.is_deep(Value::Win(d + 1)) {
-                        // Every update of this level sets the same deep win, under the
-                        // lock of the parent's shard, so the byte and its depth agree.
-                        for &p in &preds[..k] {
-                            let p = p as u32;
-                            let slot = &parent.value[p as usize];
-                            let mut depths = parent.deep.shard(p);
-                            let cur = slot.load(Relaxed);
-                            let better = cur == DRAW || (cur == DEEP_WIN && depths.get(&p).is_some_and(|&w| w > d + 1));
-                            if better {
-                                slot.store(DEEP_WIN, Relaxed);
-                                depths.insert(p, d + 1);
-                                decided.push((d + 1, p));
-                            }
+            list.par_chunks(CHUNK / 4).for_each(|slots| {
+                crate::cpu::fast!({
+                    let mut preds = [0u64; 256];
+                    let mut decided: Vec<(u16, u32)> = Vec::new();
+                    for &i in slots {
+                        // A tentative win can have been bettered since it was listed.
+                        if child.value[i as usize].load(Relaxed) != target_byte || (deep_level && child.deep.get(i) != Some(d)) {
+                            continue;
                         }
-                    } else if d.is_multiple_of(2) {
-                        let win = enc_win(d + 1);
-                        for &p in &preds[..k] {
-                            let slot = &parent.value[p as usize];
-                            let mut cur = slot.load(Relaxed);
-                            while cur == DRAW || (cur < 128 && cur > win) {
-                                match slot.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
-                                    Ok(_) => {
-                                        decided.push((d + 1, p as u32));
-                                        break;
-                                    }
-                                    Err(now) => cur = now,
+                        let (mover, opp) = child.index.unindex(i as u64);
+                        let mut k = 0;
+                        // Parents keep this position's mover as their opponent.
+                        let prep = parent.index.prepare(mover, false);
+                        for_each_unmove_with(
+                            game,
+                            mover,
+                            opp,
+                            parent_hand,
+                            #[inline(always)]
+                            |pm, po| {
+                                let p = parent.index.index_with(&prep, pm, po);
+                                prefetch(&parent.value[p as usize]);
+                                prefetch(&parent.counter[p as usize]);
+                                preds[k] = p;
+                                k += 1;
+                            },
+                        );
+                        // Parents share this position's mover set; only its symmetries can merge them.
+                        let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
+                        if d.is_multiple_of(2) && limits.is_deep(Value::Win(d + 1)) {
+                            // Every update of this level sets the same deep win, under the
+                            // lock of the parent's shard, so the byte and its depth agree.
+                            for &p in &preds[..k] {
+                                let p = p as u32;
+                                let slot = &parent.value[p as usize];
+                                let mut depths = parent.deep.shard(p);
+                                let cur = slot.load(Relaxed);
+                                let better = cur == DRAW || (cur == DEEP_WIN && depths.get(&p).is_some_and(|&w| w > d + 1));
+                                if better {
+                                    slot.store(DEEP_WIN, Relaxed);
+                                    depths.insert(p, d + 1);
+                                    decided.push((d + 1, p));
                                 }
                             }
-                        }
-                    } else {
-                        for &p in &preds[..k] {
-                            let p = p as usize;
-                            if parent.counter[p].fetch_sub(1, Relaxed) == 1 {
-                                let cap = parent.cap_max[p];
-                                if cap != NEVER_LOSES && parent.value[p].load(Relaxed) == DRAW {
-                                    let cap = if cap == CAP_DEEP { parent.cap_deep.get(p as u32).expect("a deep capture win has its depth") } else { cap as u16 };
-                                    let depth = d.max(cap) + 1;
-                                    let (byte, is_deep) = limits.byte(Value::Loss(depth));
-                                    if is_deep {
-                                        // Set before the byte: a reader of the byte finds it.
-                                        parent.deep.set(p as u32, depth);
-                                    }
-                                    if parent.value[p].compare_exchange(DRAW, byte, Relaxed, Relaxed).is_ok() {
-                                        decided.push((depth, p as u32));
+                        } else if d.is_multiple_of(2) {
+                            let win = enc_win(d + 1);
+                            for &p in &preds[..k] {
+                                let slot = &parent.value[p as usize];
+                                let mut cur = slot.load(Relaxed);
+                                while cur == DRAW || (cur < 128 && cur > win) {
+                                    match slot.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
+                                        Ok(_) => {
+                                            decided.push((d + 1, p as u32));
+                                            break;
+                                        }
+                                        Err(now) => cur = now,
                                     }
                                 }
                             }
+                        } else {
+                            for &p in &preds[..k] {
+                                let p = p as usize;
+                                if parent.counter[p].fetch_sub(1, Relaxed) == 1 {
+                                    let cap = parent.cap_max[p];
+                                    if cap != NEVER_LOSES && parent.value[p].load(Relaxed) == DRAW {
+                                        let cap = if cap == CAP_DEEP { parent.cap_deep.get(p as u32).expect("a deep capture win has its depth") } else { cap as u16 };
+                                        let depth = d.max(cap) + 1;
+                                        let (byte, is_deep) = limits.byte(Value::Loss(depth));
+                                        if is_deep {
+                                            // Set before the byte: a reader of the byte finds it.
+                                            parent.deep.set(p as u32, depth);
+                                        }
+                                        if parent.value[p].compare_exchange(DRAW, byte, Relaxed, Relaxed).is_ok() {
+                                            decided.push((depth, p as u32));
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
-                }
-                frontier.flush(parent_at, &mut decided);
-                progress.advance(slots.len() as u64);
-            }));
+                    frontier.flush(parent_at, &mut decided);
+                    progress.advance(slots.len() as u64);
+                })
+            });
         }
     }
 
@@ -546,7 +553,8 @@ mod tests {
     fn values_beyond_the_encoding_are_an_error() {
         let unit = Unit::all_in_order().into_iter().find(|u| u.members().contains(&Subspace::new(3, 4).unwrap())).unwrap();
         let sub33 = Subspace::new(3, 3).unwrap();
-        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(crate::position::value::MAX_LOSS); SubspaceIndex::new(crate::rules::Board::Nine, sub33.s, sub33.o).len() as usize])].into();
+        let deep: HashMap<Subspace, Vec<u8>> =
+            [(sub33, vec![enc_loss(crate::position::value::MAX_LOSS); SubspaceIndex::new(crate::rules::Board::Nine, sub33.s, sub33.o).len() as usize])].into();
         let err = solve_unit(Game::standard(), unit, &deep, &NoProgress).unwrap_err();
         assert_eq!(err.depth, 253);
         // Only 3-4's captures lead into 3-3 (4-3's leave two stones): the error names it,

@@ -46,12 +46,7 @@ pub fn omissible(weights: &BTreeMap<Sector, u64>, game: &crate::rules::game::Gam
     }
 }
 
-fn greedy<K: Ord>(
-    eligible: &[Sector],
-    key: impl Fn(&Sector) -> K,
-    weights: &BTreeMap<Sector, u64>,
-    neighbours: &BTreeMap<Sector, BTreeSet<Sector>>,
-) -> BTreeSet<Sector> {
+fn greedy<K: Ord>(eligible: &[Sector], key: impl Fn(&Sector) -> K, weights: &BTreeMap<Sector, u64>, neighbours: &BTreeMap<Sector, BTreeSet<Sector>>) -> BTreeSet<Sector> {
     let mut order = eligible.to_vec();
     order.sort_by_key(key);
     let mut omitted = BTreeSet::new();

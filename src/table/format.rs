@@ -199,7 +199,10 @@ impl Header {
             Some(d) => {
                 let end = d.count.checked_mul(DEEP_ENTRY as u64).and_then(|n| n.checked_add(d.offset));
                 if d.count == 0 || d.count > header.entries || end.is_none_or(|end| end > file_len) {
-                    return Err(TableError::Truncated { path: path.to_owned(), detail: format!("the deep section of {} entries at {} ends past the end of the file ({file_len} bytes)", d.count, d.offset) });
+                    return Err(TableError::Truncated {
+                        path: path.to_owned(),
+                        detail: format!("the deep section of {} entries at {} ends past the end of the file ({file_len} bytes)", d.count, d.offset),
+                    });
                 }
                 if header.results_only {
                     return Err(corrupt("a results-only file has a deep section"));

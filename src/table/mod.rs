@@ -91,8 +91,8 @@ pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
 pub use reader::{Checked, Planes, TableFile};
 pub use writer::{lock_dir, write_atomic, write_table, write_table_deep};
 
-use crate::rules::Rules;
 use crate::position::sector::Sector;
+use crate::rules::Rules;
 use std::io;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
@@ -248,4 +248,3 @@ pub fn layout_fingerprint(index: &crate::position::index::SubspaceIndex) -> u64 
     // Never 0, which marks files written before fingerprints.
     h.digest().max(1)
 }
-

@@ -152,7 +152,8 @@ impl TableFile {
         if deep_hash(&raw) as u32 != span.check {
             return Err(self.corrupt("deep section checksum mismatch"));
         }
-        let entries: Vec<(u64, u16)> = raw.chunks_exact(DEEP_ENTRY).map(|e| (u64::from_le_bytes(e[..8].try_into().unwrap()), u16::from_le_bytes(e[8..].try_into().unwrap()))).collect();
+        let entries: Vec<(u64, u16)> =
+            raw.chunks_exact(DEEP_ENTRY).map(|e| (u64::from_le_bytes(e[..8].try_into().unwrap()), u16::from_le_bytes(e[8..].try_into().unwrap()))).collect();
         let deep_depth = |d: u16| (d % 2 == 1 && d > crate::position::value::MAX_WIN) || (d.is_multiple_of(2) && d > crate::position::value::MAX_LOSS);
         let ordered = entries.windows(2).all(|w| w[0].0 < w[1].0);
         if !ordered || entries.iter().any(|&(slot, d)| slot >= self.header.entries || !deep_depth(d)) {
@@ -332,9 +333,7 @@ impl TableFile {
         let block = self.header.block_size as usize;
         let len = wld::packed_len(self.header.entries as usize);
         let mut map = self.anon(len.max(1))?;
-        map[..len].par_chunks_mut(wld::packed_len(block)).enumerate().try_for_each(|(k, chunk)| {
-            BUF.with(|b| self.read_checked(k, &mut b.borrow_mut().0, chunk, None))
-        })?;
+        map[..len].par_chunks_mut(wld::packed_len(block)).enumerate().try_for_each(|(k, chunk)| BUF.with(|b| self.read_checked(k, &mut b.borrow_mut().0, chunk, None)))?;
         Ok(map)
     }
 
@@ -342,8 +341,7 @@ impl TableFile {
         if self.header.results_only {
             return Err(TableError::ResultsOnly { path: self.path.clone() });
         }
-        let hashes: Vec<u64> =
-            out.par_chunks_mut(self.header.block_size as usize).enumerate().map(|(k, chunk)| self.decode_block(k, chunk)).collect::<Result<_, _>>()?;
+        let hashes: Vec<u64> = out.par_chunks_mut(self.header.block_size as usize).enumerate().map(|(k, chunk)| self.decode_block(k, chunk)).collect::<Result<_, _>>()?;
         let mut content = Xxh3::new();
         for h in hashes {
             content.update(&h.to_le_bytes());

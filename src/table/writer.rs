@@ -6,12 +6,12 @@
 //! run left, which no other process can still be writing.
 
 use super::format::{deep_bytes, deep_hash, BlockEntry, DeepSpan, Header, BLOCK_SIZE};
+use super::stats::Stats;
+use super::{layout_fingerprint, table_path, TableError};
+use crate::position::sector::Sector;
 use crate::position::value::{is_deep, Deep};
 use crate::position::wld;
-use super::{layout_fingerprint, table_path, TableError};
 use crate::rules::Rules;
-use crate::position::sector::Sector;
-use super::stats::Stats;
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -183,7 +183,10 @@ pub fn write_table_deep(dir: &Path, rules: &Rules, sector: impl Into<Sector>, va
     let index = sector.index(rules.board());
     let path = || table_path(dir, sector);
     let deep_bytes_in = values.par_iter().enumerate().filter(|&(i, &b)| is_deep(b) && !(index.may_be_hole(i as u64) && index.is_hole(i as u64))).count();
-    let listed = deep.entries().iter().all(|&(slot, d)| values.get(slot as usize).and_then(|&b| deep.value(b, slot)).is_some_and(|v| v.plies() == Some(d) && is_deep(values[slot as usize])));
+    let listed = deep
+        .entries()
+        .iter()
+        .all(|&(slot, d)| values.get(slot as usize).and_then(|&b| deep.value(b, slot)).is_some_and(|v| v.plies() == Some(d) && is_deep(values[slot as usize])));
     if deep_bytes_in != deep.len() || !listed {
         return Err(TableError::corrupt(&path(), format!("{deep_bytes_in} deep value bytes, {} deep entries: they must match one for one", deep.len())));
     }
@@ -233,10 +236,7 @@ pub fn write_table_deep(dir: &Path, rules: &Rules, sector: impl Into<Sector>, va
             e
         })
         .collect();
-    let header = Header {
-        deep: (!deep.is_empty()).then(|| DeepSpan { offset, count: deep.len() as u64, check: deep_hash(&section) as u32 }),
-        ..header
-    };
+    let header = Header { deep: (!deep.is_empty()).then(|| DeepSpan { offset, count: deep.len() as u64, check: deep_hash(&section) as u32 }), ..header };
     let head = header.to_bytes(&entries);
     let name = table_path(Path::new(""), sector).display().to_string();
     write_atomic(dir, &name, |f| {

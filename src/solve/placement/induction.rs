@@ -11,15 +11,15 @@
 //! two agree on every rule by construction and tests compare their values.
 
 use super::{for_each_ply_move, prefetch, Ply};
+use crate::position::index::SubspaceIndex;
+use crate::position::sector::Sector;
+use crate::position::value::{is_deep, Deep, Value};
+use crate::position::value::{value_at, TooDeep};
+use crate::position::Color;
 use crate::rules::game::Game;
 use crate::rules::geometry::Bits;
-use crate::position::index::SubspaceIndex;
 use crate::rules::movegen::NONE;
-use crate::position::Color;
-use crate::position::sector::Sector;
-use crate::position::value::{value_at, TooDeep};
 use crate::solve::solver::Progress;
-use crate::position::value::{is_deep, Deep, Value};
 use rayon::prelude::*;
 use std::collections::HashMap;
 
@@ -75,32 +75,39 @@ pub fn solve_sector_deep(game: &Game, sector: Sector, tables: &dyn SectorTables,
     let plain = sector.after_move();
     let plain = Target { index: plain.index(game.rules().board()), values: tables.values(plain), deep: tables.deep(plain) };
     // Children by stones removed: one, and two under `take=each`.
-    let captures: [Option<Target>; 2] =
-        [1, 2].map(|k| if k == 1 || game.take_each() { sector.after_removing(k).map(|c| Target { index: c.index(game.rules().board()), values: tables.values(c), deep: tables.deep(c) }) } else { None });
+    let captures: [Option<Target>; 2] = [1, 2].map(|k| {
+        if k == 1 || game.take_each() {
+            sector.after_removing(k).map(|c| Target { index: c.index(game.rules().board()), values: tables.values(c), deep: tables.deep(c) })
+        } else {
+            None
+        }
+    });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
     let deep: Vec<(u64, u16)> = out
         .par_chunks_mut(CHUNK)
         .enumerate()
-        .flat_map_iter(|(c, chunk)| crate::cpu::fast!({
-            let start = (c * CHUNK) as u64;
-            let mut at = [0u64; MAX_CHILDREN];
-            let mut deep = Vec::new();
-            for ((i, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
-                let v = value_of(game, sector, m, o, &plain, &captures, &mut at);
-                *slot = v.byte().expect("a best value has the parity of its result");
-                if is_deep(*slot) {
-                    if idx.may_be_hole(i) && idx.is_hole(i) {
-                        // A hole is no position: it keeps no deep entry.
-                        *slot -= 1;
-                    } else {
-                        deep.push((i, v.plies().unwrap_or(0)));
+        .flat_map_iter(|(c, chunk)| {
+            crate::cpu::fast!({
+                let start = (c * CHUNK) as u64;
+                let mut at = [0u64; MAX_CHILDREN];
+                let mut deep = Vec::new();
+                for ((i, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
+                    let v = value_of(game, sector, m, o, &plain, &captures, &mut at);
+                    *slot = v.byte().expect("a best value has the parity of its result");
+                    if is_deep(*slot) {
+                        if idx.may_be_hole(i) && idx.is_hole(i) {
+                            // A hole is no position: it keeps no deep entry.
+                            *slot -= 1;
+                        } else {
+                            deep.push((i, v.plies().unwrap_or(0)));
+                        }
                     }
                 }
-            }
-            progress.advance(chunk.len() as u64);
-            deep
-        }))
+                progress.advance(chunk.len() as u64);
+                deep
+            })
+        })
         .collect();
     (out, Deep::new(deep))
 }
@@ -112,22 +119,29 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
     // Every non-capturing child has the same side to move, the current opponent.
     let prep = plain.index.prepare(opp, true);
     let (mut n, mut wins_now) = (0usize, false);
-    for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
-        let removed = (opp.count_ones() - opp_after.count_ones()) as u64;
-        if mv.capture == NONE {
-            let i = plain.index.index_with(&prep, opp_after, after);
-            prefetch(plain.values.as_ptr().wrapping_add(i as usize));
-            at[n] = i;
-            n += 1;
-        } else if let Some(t) = &captures[removed as usize - 1] {
-            let i = t.index.index(opp_after, after);
-            prefetch(t.values.as_ptr().wrapping_add(i as usize));
-            at[n] = i | CAPTURE | (removed - 1) << 62;
-            n += 1;
-        } else {
-            wins_now = true;
-        }
-    });
+    for_each_ply_move(
+        game,
+        ply,
+        mover,
+        opp,
+        #[inline(always)]
+        |mv, after, opp_after| {
+            let removed = (opp.count_ones() - opp_after.count_ones()) as u64;
+            if mv.capture == NONE {
+                let i = plain.index.index_with(&prep, opp_after, after);
+                prefetch(plain.values.as_ptr().wrapping_add(i as usize));
+                at[n] = i;
+                n += 1;
+            } else if let Some(t) = &captures[removed as usize - 1] {
+                let i = t.index.index(opp_after, after);
+                prefetch(t.values.as_ptr().wrapping_add(i as usize));
+                at[n] = i | CAPTURE | (removed - 1) << 62;
+                n += 1;
+            } else {
+                wins_now = true;
+            }
+        },
+    );
     if wins_now {
         return Value::Win(1);
     }

@@ -22,22 +22,22 @@ mod tt;
 
 pub use tt::Tt;
 
-use crate::rules::game::Game;
-use crate::rules::geometry::Bits;
 use crate::position::index::SubspaceIndex;
-use crate::rules::movegen::for_each_move;
-use crate::position::Position;
 use crate::position::subspace::Subspace;
-use crate::table::TableError;
 use crate::position::value::{is_deep, Deep, MoveInfo, Value};
 use crate::position::wld;
+use crate::position::Position;
+use crate::rules::game::Game;
+use crate::rules::geometry::Bits;
+use crate::rules::movegen::for_each_move;
+use crate::table::TableError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use search::solve;
 // The move generation of a ply lives with the rules; the placement solvers use it.
-pub(crate) use crate::rules::ply::{for_each_ply_move, Ply};
 pub use crate::rules::ply::children;
+pub(crate) use crate::rules::ply::{for_each_ply_move, Ply};
 
 /// A whole table's value bytes: a `Vec<u8>`, or memory mapped with huge pages.
 pub type Values = Arc<dyn AsRef<[u8]> + Send + Sync>;
@@ -277,5 +277,3 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
     crate::position::value::sort_moves(&mut moves);
     Solution { value: tables.value(m, o), moves, nodes: 0 }
 }
-
-

@@ -6,11 +6,11 @@
 
 use super::classes::{Classes, NO_CLASS};
 use super::values::SectorValues;
-use crate::rules::game::Game;
 use crate::position::index::SubspaceIndex;
-use crate::solve::placement::for_each_ply_move;
 use crate::position::sector::Sector;
 use crate::position::value::DRAW;
+use crate::rules::game::Game;
+use crate::solve::placement::for_each_ply_move;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -50,7 +50,14 @@ pub struct Loaded<'a> {
 /// rank)` holds, with its stored `(class, depth)` and the `(class, depth)` its moves
 /// give one ply up; `get` gives the tables of `x` and of every sector its moves lead
 /// into.
-fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Sector) -> Option<Loaded<'a>>, pick: &(dyn Fn(i16, i32) -> bool + Sync), visit: &(dyn Fn(u64, (i16, u16), (i16, u16)) + Sync)) {
+fn one_ply<'a>(
+    game: &Game,
+    x: Sector,
+    values: &SectorValues,
+    get: &dyn Fn(Sector) -> Option<Loaded<'a>>,
+    pick: &(dyn Fn(i16, i32) -> bool + Sync),
+    visit: &(dyn Fn(u64, (i16, u16), (i16, u16)) + Sync),
+) {
     let board = game.rules().board();
     let index = x.index(board);
     let own = get(x).expect("the sector's own tables");
@@ -62,16 +69,8 @@ fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Secto
     let take_two = |k: u8| k == 1 || game.take_each();
     let slides = x.slides(game);
     let kids: [[Option<(SubspaceIndex, Loaded)>; 3]; 2] = [
-        [
-            table(Some(x.after_slide()).filter(|_| slides)),
-            table(x.after_slide_removing(1).filter(|_| slides)),
-            table(x.after_slide_removing(2).filter(|_| slides && take_two(2))),
-        ],
-        [
-            table(Some(x.after_move()).filter(|_| x.places())),
-            table(x.after_removing(1).filter(|_| x.places())),
-            table(x.after_removing(2).filter(|_| x.places() && take_two(2))),
-        ],
+        [table(Some(x.after_slide()).filter(|_| slides)), table(x.after_slide_removing(1).filter(|_| slides)), table(x.after_slide_removing(2).filter(|_| slides && take_two(2)))],
+        [table(Some(x.after_move()).filter(|_| x.places())), table(x.after_removing(1).filter(|_| x.places())), table(x.after_removing(2).filter(|_| x.places() && take_two(2)))],
     ];
     (0..index.len() as usize).into_par_iter().with_min_len(1 << 12).for_each(|i| {
         let i = i as u64;

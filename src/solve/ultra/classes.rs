@@ -22,13 +22,13 @@
 //!    level makes it lose one ply after that child (the longest resistance).
 //! 3. What is left stays in the unit: `δ = 0`, no depth.
 
-use crate::rules::game::Game;
 use crate::position::index::{SetOrbits, SubspaceIndex};
+use crate::position::sector::Sector;
+use crate::position::value::DRAW;
+use crate::rules::game::Game;
 use crate::rules::movegen::for_each_unmove_with;
 use crate::solve::placement::for_each_ply_move;
-use crate::position::sector::Sector;
 use crate::solve::solver::dedup_sorted;
-use crate::position::value::DRAW;
 pub use crate::table::class::{Classes, NO_CLASS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU8, Ordering::Relaxed};
@@ -140,50 +140,60 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
         let ply = crate::solve::placement::Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: crate::position::Color::White };
         let (index, values, counter, delta, rank) = (&m.index, m.values, &m.counter, &m.delta, m.rank);
         let opp_orbits = SetOrbits::get(game.rules().board(), sector.o as usize);
-        m.exit.par_chunks_mut(CHUNK).enumerate().for_each(|(c, exits)| crate::cpu::fast!({
-            let mut kids = [0u64; 128];
-            let first = c * CHUNK;
-            for (k, exit) in exits.iter_mut().enumerate() {
-                let i = first + k;
-                if values[i] != DRAW || (index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
-                    continue;
-                }
-                let (mover, opp) = index.unindex(i as u64);
-                let (mut n, mut best, mut any) = (0usize, NO_EXIT, false);
-                for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
-                    any = true;
-                    let (cm, co) = (opp_after, after);
-                    let removed = (sector.o as u32 - cm.count_ones()) as usize;
-                    let placed = (mv.from == crate::rules::movegen::NONE) as usize;
-                    if let (0, 0, Some((ti, tv))) = (removed, placed, target.as_ref()) {
-                        let slot = ti.index(cm, co);
-                        if tv[slot as usize] == DRAW {
-                            kids[n] = slot;
-                            n += 1;
-                        }
-                    } else if let Some((ci, cv, cc)) = &outside[placed][removed] {
-                        let slot = ci.index(cm, co) as usize;
-                        if cv[slot] == DRAW {
-                            let e = -cc[slot] - rank;
-                            best = best.max(e);
-                        }
-                    } else if unheld[placed][removed] {
-                        panic!("{sector}: a move leads into a sector the class pass was not given");
+        m.exit.par_chunks_mut(CHUNK).enumerate().for_each(|(c, exits)| {
+            crate::cpu::fast!({
+                let mut kids = [0u64; 128];
+                let first = c * CHUNK;
+                for (k, exit) in exits.iter_mut().enumerate() {
+                    let i = first + k;
+                    if values[i] != DRAW || (index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
+                        continue;
                     }
-                });
-                let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
-                counter[i].store(distinct as u8, Relaxed);
-                *exit = best;
-                if !any {
-                    // A terminal draw (a full board): it stays.
-                    delta[i].store(0, Relaxed);
+                    let (mover, opp) = index.unindex(i as u64);
+                    let (mut n, mut best, mut any) = (0usize, NO_EXIT, false);
+                    for_each_ply_move(
+                        game,
+                        ply,
+                        mover,
+                        opp,
+                        #[inline(always)]
+                        |mv, after, opp_after| {
+                            any = true;
+                            let (cm, co) = (opp_after, after);
+                            let removed = (sector.o as u32 - cm.count_ones()) as usize;
+                            let placed = (mv.from == crate::rules::movegen::NONE) as usize;
+                            if let (0, 0, Some((ti, tv))) = (removed, placed, target.as_ref()) {
+                                let slot = ti.index(cm, co);
+                                if tv[slot as usize] == DRAW {
+                                    kids[n] = slot;
+                                    n += 1;
+                                }
+                            } else if let Some((ci, cv, cc)) = &outside[placed][removed] {
+                                let slot = ci.index(cm, co) as usize;
+                                if cv[slot] == DRAW {
+                                    let e = -cc[slot] - rank;
+                                    best = best.max(e);
+                                }
+                            } else if unheld[placed][removed] {
+                                panic!("{sector}: a move leads into a sector the class pass was not given");
+                            }
+                        },
+                    );
+                    let distinct = if opp_orbits.is_symmetric(opp) { dedup_sorted(&mut kids[..n]) } else { n };
+                    counter[i].store(distinct as u8, Relaxed);
+                    *exit = best;
+                    if !any {
+                        // A terminal draw (a full board): it stays.
+                        delta[i].store(0, Relaxed);
+                    }
                 }
-            }
-        }));
+            })
+        });
     }
 
     // The levels: every magnitude an exit has.
-    let mut levels: Vec<i16> = members.iter().flat_map(|m| m.exit.par_iter().filter(|&&e| e != NO_EXIT && e != 0).map(|e| e.abs()).collect::<std::collections::BTreeSet<i16>>()).collect();
+    let mut levels: Vec<i16> =
+        members.iter().flat_map(|m| m.exit.par_iter().filter(|&&e| e != NO_EXIT && e != 0).map(|e| e.abs()).collect::<std::collections::BTreeSet<i16>>()).collect();
     levels.sort_unstable();
     levels.dedup();
     // Losing seeds found at the start: no drawn child in the unit, a losing best exit.
@@ -200,13 +210,8 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
     for &level in levels.iter().rev() {
         // Seeds: winning exits worth exactly `level`, and the losing seeds of this level.
         for (j, m) in members.iter().enumerate() {
-            let mut seeds: Vec<u32> = m
-                .exit
-                .par_iter()
-                .enumerate()
-                .filter(|&(i, &e)| e == level && m.delta[i].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok())
-                .map(|(i, _)| i as u32)
-                .collect();
+            let mut seeds: Vec<u32> =
+                m.exit.par_iter().enumerate().filter(|&(i, &e)| e == level && m.delta[i].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok()).map(|(i, _)| i as u32).collect();
             for &i in &seeds {
                 m.depth[i as usize].store(1, Relaxed);
             }
@@ -241,46 +246,48 @@ pub fn unit_classes(game: &Game, members_in: &[Sector], strong: &[&[u8]], rank: 
                 let parent_hand = child.sector.oh;
                 let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
                 let work = &work;
-                list.par_chunks(CHUNK / 4).for_each(|slots| crate::cpu::fast!({
-                    let mut preds = [0u64; 256];
-                    let mut next: Vec<u32> = Vec::new();
-                    for &i in slots {
-                        let cd = child.delta[i as usize].load(Relaxed);
-                        let (mover, opp) = child.index.unindex(i as u64);
-                        let mut k = 0;
-                        for_each_unmove_with(game, mover, opp, parent_hand, |pm, po| {
-                            preds[k] = parent.index.index(pm, po);
-                            k += 1;
-                        });
-                        let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
-                        for &p in &preds[..k] {
-                            let p = p as usize;
-                            if parent.values[p] != DRAW {
-                                continue;
-                            }
-                            if cd == -level {
-                                // The child loses the level: the parent wins it, first come fastest.
-                                if parent.delta[p].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok() {
-                                    parent.depth[p].store(d + 1, Relaxed);
-                                    next.push(p as u32);
+                list.par_chunks(CHUNK / 4).for_each(|slots| {
+                    crate::cpu::fast!({
+                        let mut preds = [0u64; 256];
+                        let mut next: Vec<u32> = Vec::new();
+                        for &i in slots {
+                            let cd = child.delta[i as usize].load(Relaxed);
+                            let (mover, opp) = child.index.unindex(i as u64);
+                            let mut k = 0;
+                            for_each_unmove_with(game, mover, opp, parent_hand, |pm, po| {
+                                preds[k] = parent.index.index(pm, po);
+                                k += 1;
+                            });
+                            let k = if mover_orbits.is_symmetric(mover) { dedup_sorted(&mut preds[..k]) } else { k };
+                            for &p in &preds[..k] {
+                                let p = p as usize;
+                                if parent.values[p] != DRAW {
+                                    continue;
                                 }
-                            } else if parent.counter[p].fetch_sub(1, Relaxed) == 1 && parent.delta[p].load(Relaxed) == OPEN {
-                                // The last drawn child has won a level: the parent loses
-                                // this one if no exit saves it, else a lower one (or none).
-                                let e = parent.exit[p];
-                                if e == NO_EXIT || e <= -level {
-                                    if parent.delta[p].compare_exchange(OPEN, -level, Relaxed, Relaxed).is_ok() {
+                                if cd == -level {
+                                    // The child loses the level: the parent wins it, first come fastest.
+                                    if parent.delta[p].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok() {
                                         parent.depth[p].store(d + 1, Relaxed);
                                         next.push(p as u32);
                                     }
-                                } else if e < 0 {
-                                    work.later.lock().unwrap().push((-e, parent_at, p as u32));
+                                } else if parent.counter[p].fetch_sub(1, Relaxed) == 1 && parent.delta[p].load(Relaxed) == OPEN {
+                                    // The last drawn child has won a level: the parent loses
+                                    // this one if no exit saves it, else a lower one (or none).
+                                    let e = parent.exit[p];
+                                    if e == NO_EXIT || e <= -level {
+                                        if parent.delta[p].compare_exchange(OPEN, -level, Relaxed, Relaxed).is_ok() {
+                                            parent.depth[p].store(d + 1, Relaxed);
+                                            next.push(p as u32);
+                                        }
+                                    } else if e < 0 {
+                                        work.later.lock().unwrap().push((-e, parent_at, p as u32));
+                                    }
                                 }
                             }
                         }
-                    }
-                    work.push(parent_at, d + 1, &mut next);
-                }));
+                        work.push(parent_at, d + 1, &mut next);
+                    })
+                });
             }
             d += 1;
             assert!((d as usize) < work.lists[0].len(), "class depth {d} exceeds the work lists");

@@ -3,12 +3,12 @@
 
 use super::classes::{unit_classes, ClassTables, Classes, NO_CLASS};
 use super::values::{SectorCounts, SectorValues};
-use crate::rules::game::Game;
 use crate::position::sector::Sector;
-use crate::solve::solver::Stats;
 use crate::position::subspace::Unit;
-use crate::table::TableError;
 use crate::position::value::{Value, DRAW};
+use crate::rules::game::Game;
+use crate::solve::solver::Stats;
+use crate::table::TableError;
 use std::collections::{BTreeSet, HashMap};
 
 /// Every sector the starts reach by real moves, movement sectors and what their
@@ -194,9 +194,16 @@ pub const VALUES_FILE: &str = "sector-values.txt";
 /// a class file beside each table and the sector values to [`VALUES_FILE`]. The values
 /// are `given`, or ranked from the tables' counts. Class files already there for the
 /// same strong tables and values are kept, so an interrupted run resumes.
-pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solve::solver::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
-    use crate::table::{write_classes, ClassFile};
+pub fn run_dir(
+    dir: &std::path::Path,
+    rules: &crate::Rules,
+    starts: &[(u8, u8)],
+    given: Option<SectorValues>,
+    progress: &dyn crate::solve::solver::Progress,
+    done: &mut dyn FnMut(&ClassReport),
+) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
     use crate::table::{table_path, TableFile};
+    use crate::table::{write_classes, ClassFile};
     let game = rules.game();
     let set: BTreeSet<Sector> = sectors_of(game, starts);
     let open = |x: Sector| TableFile::open(&table_path(dir, x), x, rules);
@@ -222,8 +229,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
     let mut reports = Vec::new();
     for (pos, unit) in units.iter().enumerate() {
         // A class file is kept only whole: every frame decodes against its table.
-        let kept: Option<Vec<ClassFile>> =
-            unit.iter().map(|x| ClassFile::open(dir, &strong[x], fp).ok().filter(|f| f.read_all(&strong[x]).is_ok())).collect();
+        let kept: Option<Vec<ClassFile>> = unit.iter().map(|x| ClassFile::open(dir, &strong[x], fp).ok().filter(|f| f.read_all(&strong[x]).is_ok())).collect();
         if let Some(files) = kept {
             for (x, f) in unit.iter().zip(files) {
                 let r = ClassReport { sector: *x, draws: f.header.draws, file_bytes: f.file_size(), seconds: None };
