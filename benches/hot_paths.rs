@@ -15,7 +15,7 @@ use std::collections::HashMap;
 const N: usize = 4096;
 
 fn sample(sub: Subspace) -> (SubspaceIndex, Vec<(u32, u32)>, Vec<u64>) {
-    let idx = SubspaceIndex::new(sub);
+    let idx = SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o);
     let mut x = 0x2545F4914F6CDD1Du64;
     let mut slots = Vec::with_capacity(N);
     let mut positions = Vec::with_capacity(N);
@@ -102,7 +102,7 @@ fn bench_solve(c: &mut Criterion) {
     let mut g = c.benchmark_group("solve");
     g.sample_size(10);
     let unit = "3-3".parse::<Subspace>().unwrap().unit();
-    g.throughput(Throughput::Elements(SubspaceIndex::new("3-3".parse().unwrap()).len()));
+    g.throughput(Throughput::Elements(SubspaceIndex::new(morris::rules::Board::Nine, 3, 3).len()));
     g.bench_function("solve 3-3", |b| {
         b.iter(|| {
             solve_unit(morris::rules::game::Game::standard(), &unit.sectors(), &HashMap::<Subspace, Vec<u8>>::new(), &NoProgress, DeepValues::Refuse)
@@ -116,7 +116,7 @@ fn bench_solve(c: &mut Criterion) {
         }
     }
     let unit44 = "4-4".parse::<Subspace>().unwrap().unit();
-    g.throughput(Throughput::Elements(SubspaceIndex::new("4-4".parse().unwrap()).len()));
+    g.throughput(Throughput::Elements(SubspaceIndex::new(morris::rules::Board::Nine, 4, 4).len()));
     g.bench_function("solve 4-4", |b| {
         b.iter(|| solve_unit(morris::rules::game::Game::standard(), &unit44.sectors(), &deps, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding"))
     });

@@ -61,7 +61,7 @@ fn bench_sector(c: &mut Criterion) {
             .into_iter()
             .map(|s| (s, TableFile::open(&table_path(dir.path(), s), s, &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap()))
             .collect();
-        g.throughput(Throughput::Elements(sector.index().len()));
+        g.throughput(Throughput::Elements(sector.index(morris::rules::Board::Nine).len()));
         g.bench_function(format!("solve sector {name}"), |b| {
             b.iter(|| {
                 solve_unit(morris::rules::game::Game::standard(), &[sector], &children, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding")[0].values.len()

@@ -20,7 +20,7 @@ fn bench_probe(c: &mut Criterion) {
         x ^= x >> 7;
         x ^= x << 17;
         let sub = subs[(x % subs.len() as u64) as usize];
-        let idx = SubspaceIndex::new(sub);
+        let idx = SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o);
         let i = (x >> 8) % idx.len();
         if !idx.is_hole(i) {
             positions.push(idx.unindex(i));
@@ -29,15 +29,19 @@ fn bench_probe(c: &mut Criterion) {
     let mut g = c.benchmark_group("probe");
     g.throughput(Throughput::Elements(N as u64));
     let uncached = Tablebase::with_cache(dir.path(), 0).unwrap();
-    g.bench_function("random probes, no block cache", |b| b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>()));
+    g.bench_function("random probes, no block cache", |b| {
+        b.iter(|| positions.iter().map(|&(m, o)| uncached.probe_movement::<morris::Value>(m, o).unwrap().goodness() as i64).sum::<i64>())
+    });
     g.bench_function("random WLD-only probes, no block cache", |b| {
-        b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
+        b.iter(|| positions.iter().filter(|&&(m, o)| uncached.probe_movement::<morris::Wdl>(m, o).unwrap() == morris::Wdl::Win).count())
     });
     let cached = Tablebase::open(dir.path()).unwrap();
-    g.bench_function("random probes, default block cache", |b| b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement(m, o).unwrap().goodness() as i64).sum::<i64>()));
+    g.bench_function("random probes, default block cache", |b| {
+        b.iter(|| positions.iter().map(|&(m, o)| cached.probe_movement::<morris::Value>(m, o).unwrap().goodness() as i64).sum::<i64>())
+    });
     let results = Tablebase::open(dir.path()).unwrap();
     g.bench_function("random WLD-only probes, default block cache", |b| {
-        b.iter(|| positions.iter().filter(|&&(m, o)| results.probe_wdl_movement(m, o).unwrap() == morris::Wdl::Win).count())
+        b.iter(|| positions.iter().filter(|&&(m, o)| results.probe_movement::<morris::Wdl>(m, o).unwrap() == morris::Wdl::Win).count())
     });
     g.finish();
 }
@@ -68,7 +72,7 @@ fn bench_placement_probe(c: &mut Criterion) {
     };
     let sectors: Vec<Sector> = sectors.into_iter().filter(|s| !s.is_movement()).collect();
     // Weighted by size, as positions of a random game are.
-    let sizes: Vec<u64> = sectors.iter().map(|s| s.index().len()).collect();
+    let sizes: Vec<u64> = sectors.iter().map(|s| s.index(morris::rules::Board::Nine).len()).collect();
     let total: u64 = sizes.iter().sum();
     let mut x = 0x2545F4914F6CDD1Du64;
     let mut positions = Vec::new();
@@ -88,7 +92,7 @@ fn bench_placement_probe(c: &mut Criterion) {
                 }
             })
             .unwrap();
-        let (s, idx) = (sectors[k], sectors[k].index());
+        let (s, idx) = (sectors[k], sectors[k].index(morris::rules::Board::Nine));
         let (m, o) = idx.unindex(r);
         positions.push(Position::unchecked(morris::Rules::STANDARD, m, o, s.sh, s.oh, Color::White));
     }
@@ -110,10 +114,8 @@ fn bench_ultra_probe(c: &mut Criterion) {
     morris::solve::ultra::run::run_dir(tmp.path(), &rules, &[(4, 4)], None, &NoProgress, &mut |_| {}).unwrap();
     let tb = Tablebase::open(tmp.path()).unwrap();
     // The sectors the start reaches with a draw: those with a class file.
-    let sectors: Vec<Sector> = Sector::reachable(Sector::start(4, 4).unwrap(), morris::rules::game::Game::standard())
-        .into_iter()
-        .filter(|&s| morris::solve::ultra::file::class_path(tmp.path(), s).exists())
-        .collect();
+    let sectors: Vec<Sector> =
+        Sector::reachable(Sector::start(4, 4).unwrap(), morris::rules::game::Game::standard()).into_iter().filter(|&s| morris::table::class_path(tmp.path(), s).exists()).collect();
     let mut x = 0x853C49E6748FEA9Bu64;
     let mut positions = Vec::new();
     while positions.len() < N / 4 {
@@ -121,7 +123,7 @@ fn bench_ultra_probe(c: &mut Criterion) {
         x ^= x >> 7;
         x ^= x << 17;
         let s = sectors[(x % sectors.len() as u64) as usize];
-        let idx = s.index();
+        let idx = s.index(morris::rules::Board::Nine);
         let i = (x >> 8) % idx.len();
         if idx.is_hole(i) {
             continue;

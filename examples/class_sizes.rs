@@ -2,8 +2,9 @@
 //! blocks a zstd frame), against what they take: `cargo run --release --example
 //! class_sizes -- DIR [SECTOR...]` (every class file of DIR by default).
 use morris::position::value::DRAW;
-use morris::solve::ultra::file::{encode_group, ClassFile};
 use morris::solve::ultra::SectorValues;
+use morris::table::class::encode_group;
+use morris::table::ClassFile;
 use morris::table::{table_path, TableFile};
 use rayon::prelude::*;
 

@@ -8,7 +8,7 @@ fn main() {
     for sub in names {
         let t = TableFile::open(&table_path(&dir, sub), sub, &morris::rules::Rules::STANDARD).unwrap();
         let v = t.read_all().unwrap();
-        let idx: SubspaceIndex = sub.index();
+        let idx: SubspaceIndex = sub.index(morris::rules::Board::Nine);
         let mut wld = Vec::with_capacity(v.len());
         let mut dep = Vec::new();
         let mut last = 0u8;

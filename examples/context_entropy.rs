@@ -8,16 +8,18 @@
 //! c5 features and previous two. For the depth: d0 the result, d1 result and the
 //! previous depth of that result, d2 result and features, d3 all three.
 
-use morris::rules::geometry::{Bits, ADJ, FULL, MILLS, POINT_MILLS};
+use morris::rules::geometry::Bits;
+use morris::rules::Board;
 use morris::table::{table_path, TableFile};
 use morris::Sector;
 
 /// Moves of `own` that close a mill, capped at 2 (a placing or flying side may close
 /// any mill with two stones and an empty third point).
 fn closers(own: Bits, opp: Bits, hand: u8) -> usize {
-    let empty = FULL & !own & !opp;
+    let geo = Board::Nine.geometry();
+    let empty = geo.mask() & !own & !opp;
     let mut targets = 0;
-    for &m in MILLS.iter() {
+    for &m in geo.mills() {
         let have = own & m;
         if have.count_ones() == 2 && m & !have & empty != 0 {
             targets |= m & !have;
@@ -31,13 +33,12 @@ fn closers(own: Bits, opp: Bits, hand: u8) -> usize {
     while t != 0 {
         let p = t.trailing_zeros() as usize;
         t &= t - 1;
-        let mut q = ADJ[p] & own;
+        let mut q = geo.adj()[p] & own;
         while q != 0 {
             let k = q.trailing_zeros() as usize;
             q &= q - 1;
             let after = (own & !(1 << k)) | (1 << p);
-            let [a, b] = POINT_MILLS[p];
-            if after & a == a || after & b == b {
+            if geo.point_mills()[p].iter().any(|&m| m & !after == 0) {
                 n += 1;
             }
         }
@@ -46,8 +47,9 @@ fn closers(own: Bits, opp: Bits, hand: u8) -> usize {
 }
 
 fn blocked(own: Bits, opp: Bits, hand: u8) -> bool {
-    let empty = FULL & !own & !opp;
-    hand == 0 && own.count_ones() > 3 && (0..24).all(|k| own >> k & 1 == 0 || ADJ[k] & empty == 0)
+    let geo = Board::Nine.geometry();
+    let empty = geo.mask() & !own & !opp;
+    hand == 0 && own.count_ones() > 3 && (0..24).all(|k| own >> k & 1 == 0 || geo.adj()[k] & empty == 0)
 }
 
 /// Total code length in bits of symbols counted per context, each context coded with
@@ -72,7 +74,7 @@ fn main() {
         let sec: Sector = name.parse().expect("a sector S-O or S-O-SH-OH");
         let t = TableFile::open(&table_path(&dir, sec), sec, &morris::rules::Rules::STANDARD).unwrap();
         let v = t.read_all().unwrap();
-        let idx = sec.index();
+        let idx = sec.index(Board::Nine);
         let sizes = [1, 3, 9, 27, 81, 243];
         let mut c: Vec<Vec<Vec<u64>>> = sizes.iter().map(|&n| vec![vec![0u64; 3]; n]).collect();
         let mut d: Vec<Vec<Vec<u64>>> = [2, 2 * 27, 2 * 257, 2 * 257 * 27].iter().map(|&n| vec![vec![0u64; 256]; n]).collect();

@@ -135,7 +135,12 @@ macro_rules! __fast {
         #[cfg(target_arch = "x86_64")]
         let r = if $crate::cpu::has_features() {
             // SAFETY: the processor has the features (checked at run time).
-            unsafe { $crate::cpu::with_features(#[inline(always)] || $body) }
+            unsafe {
+                $crate::cpu::with_features(
+                    #[inline(always)]
+                    || $body,
+                )
+            }
         } else {
             $body
         };

@@ -48,35 +48,79 @@
 // list, never one below (see docs/design.md). With the `internals` feature (which the
 // command line enables, and the tests and benches use) they are public but hidden from
 // the documentation; without it they are private to the crate. The API is the block of
-// re-exports below, and nothing else is promised to stay.
-macro_rules! layers {
-    ($($name:ident),* $(,)?) => {$(
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $name;
-        #[cfg(not(feature = "internals"))]
-        #[allow(dead_code, unused_imports)]
-        pub(crate) mod $name;
-    )*};
-}
+// re-exports below, and nothing else is promised to stay. Each is declared twice, not by a
+// macro, so that rustfmt reaches the modules.
 
-layers!(
-    cpu,      // run-time choice of the fast paths
-    rules,    // rule sets, boards, mills, symmetries, move generation
-    position, // positions, sectors, the index of each sector, values
-    table,    // the table files: format, reader, writer, compact sets
-    solve,    // the solver, the placement phase, the draw classes, the pipeline
-    probe,    // reading values of positions and moves
-    verify,   // the forward verifier
-    arena,    // games between players
-);
+// run-time choice of the fast paths
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod cpu;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod cpu;
+
+// rule sets, boards, mills, symmetries, move generation
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod rules;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod rules;
+
+// positions, sectors, the index of each sector, values
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod position;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod position;
+
+// the table files: format, reader, writer, compact sets
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod table;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod table;
+
+// the solver, the placement phase, the draw classes, the pipeline
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod solve;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod solve;
+
+// reading values of positions and moves
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod probe;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod probe;
+
+// the forward verifier
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod verify;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod verify;
+
+// games between players
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod arena;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code, unused_imports)]
+pub(crate) mod arena;
 
 pub use position::sector::{CycleError, Sector, SectorParseError};
 pub use position::subspace::{Subspace, SubspaceParseError, Unit};
 pub use position::value::{MoveInfo, Value, Wdl};
 pub use position::{Color, Position, PositionError};
 pub use probe::ultra::{DrawClass, UltraValue};
-pub use probe::{LineStep, ProbeError, SearchOptions, Searcher, Tablebase, CACHE_BLOCKS};
+pub use probe::{Grade, LineStep, ProbeError, SearchOptions, Searcher, Tablebase, CACHE_BLOCKS};
 pub use rules::movegen::{Move, MoveParseError};
 pub use rules::{Rules, RulesError};
 pub use solve::generate::{run as generate, Options as GenerateOptions, Report, Reporter};

@@ -162,7 +162,7 @@ fn verify_passes_then_catches_a_corrupted_table() {
 
 /// Every 3-3 position with White on a7,d7,g7 shifted around: enough to touch each block.
 fn many_3_3_positions() -> String {
-    let idx = morris::position::index::SubspaceIndex::new("3-3".parse().unwrap());
+    let idx = morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, 3, 3);
     (0..idx.len())
         .step_by(997)
         .map(|i| {

@@ -56,7 +56,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     let mut rnd = |n: u64| rng.below(n);
     let mut checked = 0;
     for &sector in &all {
-        let index = sector.index();
+        let index = sector.index(morris::rules::Board::Nine);
         for _ in 0..20 {
             let i = rnd(index.len());
             if index.may_be_hole(i) && index.is_hole(i) {
@@ -95,7 +95,7 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
     drop((sc, sf));
 
     let first_position = |sector: Sector| {
-        let index = sector.index();
+        let index = sector.index(morris::rules::Board::Nine);
         let (m, o) = index.unindex((0..index.len()).find(|&i| !(index.may_be_hole(i) && index.is_hole(i))).unwrap());
         Position::unchecked(morris::Rules::STANDARD, m, o, sector.sh, sector.oh, Color::White)
     };

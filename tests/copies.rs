@@ -144,7 +144,7 @@ fn verify_checks_what_results_only_and_compact_sets_hold() {
     let sector: morris::Sector = "3-4".parse().unwrap();
     let t = TableFile::open(&table_path(full.path(), sector), sector, &Rules::STANDARD).unwrap();
     let mut values = t.read_all().unwrap();
-    let idx = sector.index();
+    let idx = sector.index(morris::rules::Board::Nine);
     let i = (0..idx.len()).find(|&i| !idx.is_hole(i) && values[i as usize] == 0).unwrap();
     values[i as usize] = morris::position::value::enc_win(7);
     let stats = t.header.stats;

@@ -24,7 +24,7 @@ fn deep_33(dir: &Path) -> (Vec<u8>, Vec<u8>, Deep) {
     generate::run(&Options { dir: dir.to_owned(), max_stones: 6, only: None, starts: vec![], rules: Rules::STANDARD }, &NoProgress).unwrap();
     let t = TableFile::open(&table_path(dir, sub33()), sub33(), &Rules::STANDARD).unwrap();
     let plain = t.read_all().unwrap();
-    let index = Sector::from(sub33()).index();
+    let index = Sector::from(sub33()).index(morris::rules::Board::Nine);
     let (mut values, mut entries) = (plain.clone(), Vec::new());
     let (mut wins, mut losses) = (0u32, 0u32);
     for (i, b) in values.iter_mut().enumerate() {
@@ -54,12 +54,12 @@ fn deep_33(dir: &Path) -> (Vec<u8>, Vec<u8>, Deep) {
 
 /// Whether two tables of 3-3 agree on every position (holes hold don't-care bytes).
 fn same_positions(a: &[u8], b: &[u8]) -> bool {
-    let index = Sector::from(sub33()).index();
+    let index = Sector::from(sub33()).index(morris::rules::Board::Nine);
     a.len() == b.len() && (0..a.len()).all(|i| (index.may_be_hole(i as u64) && index.is_hole(i as u64)) || a[i] == b[i])
 }
 
 fn position_at(slot: u64) -> Position {
-    let (mover, opp) = Sector::from(sub33()).index().unindex(slot);
+    let (mover, opp) = Sector::from(sub33()).index(morris::rules::Board::Nine).unindex(slot);
     Position::new(morris::Rules::STANDARD, mover, opp, 0, 0, Color::White).unwrap()
 }
 
@@ -68,7 +68,7 @@ fn deep_values_round_trip_through_the_file_and_the_probe() {
     let dir = tempfile::tempdir().unwrap();
     let (plain, values, deep) = deep_33(dir.path());
     assert!(deep.len() > 1000, "{} deep values", deep.len());
-    let index = Sector::from(sub33()).index();
+    let index = Sector::from(sub33()).index(morris::rules::Board::Nine);
     let stats = Stats::of_deep(&index, &values, Some(&deep));
     assert_eq!(stats.max_loss, deep.entries().iter().map(|e| e.1).filter(|d| d % 2 == 0).max().unwrap());
     write_table_deep(dir.path(), &Rules::STANDARD, sub33(), &values, &deep, &stats).unwrap();
@@ -136,7 +136,7 @@ fn deep_values_round_trip_through_the_file_and_the_probe() {
 fn the_placement_phase_over_deep_values_agrees_three_ways() {
     let dir = tempfile::tempdir().unwrap();
     let (_, values, deep) = deep_33(dir.path());
-    let index = Sector::from(sub33()).index();
+    let index = Sector::from(sub33()).index(morris::rules::Board::Nine);
     write_table_deep(dir.path(), &Rules::STANDARD, sub33(), &values, &deep, &Stats::of_deep(&index, &values, Some(&deep))).unwrap();
     generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: Rules::STANDARD }, &NoProgress).unwrap();
     let tb = Tablebase::open(dir.path()).unwrap();
@@ -179,7 +179,7 @@ fn the_placement_phase_over_deep_values_agrees_three_ways() {
 fn a_damaged_or_missing_deep_section_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let (_, values, deep) = deep_33(dir.path());
-    let index = Sector::from(sub33()).index();
+    let index = Sector::from(sub33()).index(morris::rules::Board::Nine);
     let stats = Stats::of_deep(&index, &values, Some(&deep));
     let path = table_path(dir.path(), sub33());
 
@@ -228,7 +228,7 @@ fn strict_deep_placement_values_agree_with_the_search() {
         let sector: Sector = name.parse().unwrap();
         let t = tb.table(sector).unwrap();
         assert!(!t.deep().is_empty(), "{name} has deep values");
-        let index = sector.index();
+        let index = sector.index(morris::rules::Board::Nine);
         for &(slot, depth) in t.deep().entries().iter().step_by(t.deep().len().div_ceil(25)) {
             let (mover, opp) = index.unindex(slot);
             let pos = Position::new(rules, mover, opp, sector.sh, sector.oh, Color::White).unwrap();

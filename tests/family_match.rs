@@ -21,7 +21,7 @@ use std::path::PathBuf;
 fn engine(rules: &Rules, max_total: u8) -> HashMap<Subspace, Vec<u8>> {
     let game = rules.game();
     let mut solved = HashMap::new();
-    for unit in Unit::all_in_order_up_to(rules.stones).into_iter().filter(|u| u.total() <= max_total) {
+    for unit in Unit::all_in_order_up_to(rules.stones()).into_iter().filter(|u| u.total() <= max_total) {
         for s in solve_unit(game, &unit.sectors(), &solved, &NoProgress, DeepValues::Refuse).unwrap() {
             solved.insert(s.sector.subspace().unwrap(), s.values);
         }
@@ -31,8 +31,8 @@ fn engine(rules: &Rules, max_total: u8) -> HashMap<Subspace, Vec<u8>> {
 
 /// Reading-order bits (the notation's order, the reference's) to the engine's points.
 fn to_engine(rules: &Rules, mask: u32) -> u32 {
-    let geo = rules.board.geometry();
-    (0..geo.points).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading[i]).sum()
+    let geo = rules.board().geometry();
+    (0..geo.points()).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading()[i]).sum()
 }
 
 fn compare(rule_set: &str, pairs: &[(u8, u8)]) {
@@ -43,7 +43,7 @@ fn compare(rule_set: &str, pairs: &[(u8, u8)]) {
     let (mut draws, mut checked) = (0u64, 0u64);
     for &(s, o) in pairs {
         let sub = Subspace::new(s, o).unwrap();
-        let idx = morris::position::index::SubspaceIndex::on(rules.board, sub.s, sub.o);
+        let idx = morris::position::index::SubspaceIndex::new(rules.board(), sub.s, sub.o);
         let values = &tables[&sub];
         let sol = reference.solve_movement(s as u32, o as u32);
         let mut n = 0u64;
@@ -118,13 +118,13 @@ fn morabaraba_3_3_has_no_draws() {
     let rules: Rules = "morabaraba".parse().unwrap();
     let tables = engine(&rules, 6);
     let sub = Subspace::new(3, 3).unwrap();
-    let stats = morris::Stats::of(&morris::position::index::SubspaceIndex::new(sub), &tables[&sub]);
+    let stats = morris::Stats::of(&morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o), &tables[&sub]);
     assert_eq!(stats.positions, 169_626, "the orbit count of 3-3");
     assert_eq!(stats.draws, 0, "{stats:?}");
     assert!(stats.wins > 0 && stats.losses > 0);
     // The standard 3-3 has 269 drawn orbits (Gasser): the diagonals remove them all.
     let standard = engine(&Rules::STANDARD, 6);
-    assert_eq!(morris::Stats::of(&morris::position::index::SubspaceIndex::new(sub), &standard[&sub]).draws, 269);
+    assert_eq!(morris::Stats::of(&morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o), &standard[&sub]).draws, 269);
 }
 
 #[test]
@@ -167,7 +167,7 @@ fn engine_start(rules: &Rules, wk: u8, bk: u8) -> HashMap<Sector, Vec<u8>> {
 /// The engine's value of the empty board of the `wk`-`bk` start, for White.
 fn start_value(rules: &Rules, tables: &HashMap<Sector, Vec<u8>>, wk: u8, bk: u8) -> Value {
     let start = Sector::start(wk, bk).unwrap();
-    Value::decode(tables[&start][start.index_on(rules.board).index(0, 0) as usize])
+    Value::decode(tables[&start][start.index(rules.board()).index(0, 0) as usize])
 }
 
 fn from_ref(rv: RefValue) -> Value {
@@ -188,7 +188,7 @@ fn compare_start(rule_set: &str, wk: u8, bk: u8) {
     for (p, rv) in sol.iter() {
         let sector = Sector { s: p.mover.count_ones() as u8, o: p.opp.count_ones() as u8, sh: p.mover_hand as u8, oh: p.opp_hand as u8 };
         let values = tables.get(&sector).unwrap_or_else(|| panic!("{rule_set} {wk}-{bk}: the engine has no table {sector}"));
-        let got = Value::decode(values[sector.index_on(rules.board).index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize]);
+        let got = Value::decode(values[sector.index(rules.board()).index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize]);
         assert_eq!(got, from_ref(rv), "{rule_set} {wk}-{bk}: sector {sector}, mover {:06x} opponent {:06x} (reading-order bits)", p.mover, p.opp);
         n += 1;
         placement += !sector.is_movement() as u64;
@@ -301,8 +301,8 @@ fn children_equal_the_references_on_random_positions() {
         let rules: Rules = rule_set.parse().unwrap();
         let game = rules.game();
         let reference = RefRules::parse(rule_set).unwrap();
-        let stones = rules.stones as u32;
-        let points = rules.board.points() as u32;
+        let stones = rules.stones() as u32;
+        let points = rules.board().points() as u32;
         // Doubles after a move and after a placement, counted apart.
         let (mut compared, mut doubles) = (0, [0, 0]);
         while compared < 20_000 {
@@ -337,9 +337,9 @@ fn children_equal_the_references_on_random_positions() {
             compared += 1;
         }
         eprintln!("{rule_set}: {compared} positions, children after two removals: {} by a move, {} by a placement", doubles[0], doubles[1]);
-        if rules.take == morris::rules::Take::Each {
+        if rules.take() == morris::rules::Take::Each {
             // A slide closes two mills only into a corner of the diagonal board.
-            let by_move = rules.board == morris::rules::Board::NineDiagonal;
+            let by_move = rules.board() == morris::rules::Board::NineDiagonal;
             assert!(doubles[1] > 0 && (doubles[0] > 0) == by_move, "{rule_set}: double mills {doubles:?}, so take=each was not tested");
         }
     }
@@ -387,13 +387,13 @@ fn full_board_rule_in_the_12_12_unit() {
         }
     }
     let capture = Subspace::new(11, 12).unwrap();
-    let slots = morris::position::index::SubspaceIndex::new(capture).len() as usize;
+    let slots = morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, capture.s, capture.o).len() as usize;
     let draws = Draws(HashMap::from([(capture, vec![Value::Draw.encode().unwrap(); slots])]));
     let unit = Subspace::new(12, 12).unwrap().unit();
     for (rule_set, full_value) in [("morabaraba", Value::Draw), ("morabaraba,full-board=loss", Value::Loss(0))] {
         let rules: Rules = rule_set.parse().unwrap();
         let solved = solve_unit(rules.game(), &unit.sectors(), &draws, &NoProgress, DeepValues::Refuse).unwrap();
-        let idx = morris::position::index::SubspaceIndex::new(unit.members()[0]);
+        let idx = morris::Sector::from(unit.members()[0]).index(morris::rules::Board::Nine);
         let (mut full, mut checked) = (0, 0);
         for (i, m, o) in idx.walk(0, idx.len()) {
             if idx.is_hole(i) {
@@ -422,8 +422,13 @@ fn full_board_rule_in_the_12_12_unit() {
 fn take_each_changes_no_movement_table_without_diagonals() {
     for board in [morris::rules::Board::Nine, morris::rules::Board::Six, morris::rules::Board::NineDiagonal] {
         let geo = board.geometry();
-        let most =
-            geo.edges.iter().flat_map(|&(p, q)| [(p, q), (q, p)]).map(|(from, to)| geo.mills.iter().filter(|&&m| m >> to & 1 != 0 && m >> from & 1 == 0).count()).max().unwrap();
+        let most = geo
+            .edges()
+            .iter()
+            .flat_map(|&(p, q)| [(p, q), (q, p)])
+            .map(|(from, to)| geo.mills().iter().filter(|&&m| m >> to & 1 != 0 && m >> from & 1 == 0).count())
+            .max()
+            .unwrap();
         let diagonal = board == morris::rules::Board::NineDiagonal;
         assert_eq!(most, if diagonal { 2 } else { 1 }, "{board:?}: mills a slide can close at once");
     }

@@ -26,7 +26,7 @@ fn rows(moves: &[morris::MoveInfo]) -> Vec<(String, String, morris::Value)> {
 
 /// The empty board of the `wk`-`bk` start, White to move, in the notation.
 fn empty_board(rules: &Rules, wk: u8, bk: u8) -> Position {
-    let text = format!("{} w {wk} {bk}", ".".repeat(rules.board.points() as usize));
+    let text = format!("{} w {wk} {bk}", ".".repeat(rules.board().points() as usize));
     Position::parse(&text, *rules).unwrap()
 }
 

@@ -85,7 +85,7 @@ fn table_reader_returns_the_truth_or_an_error() {
         let good = fs::read(&path).unwrap();
         let other = &files[1 - which];
         let truth = TableFile::open(&path, sector, &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap();
-        let index = sector.index();
+        let index = sector.index(morris::rules::Board::Nine);
         let slots: Vec<u64> = (0..64).map(|_| rng.below(index.len())).filter(|&i| !(index.may_be_hole(i) && index.is_hole(i))).collect();
         for round in 0..rounds {
             let mut bad = good.clone();

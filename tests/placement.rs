@@ -4,7 +4,7 @@
 
 mod reference;
 
-use morris::rules::geometry::READING_ORDER;
+use morris::rules::Board;
 use morris::solve::placement::{self, MovementTables};
 use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
@@ -16,7 +16,7 @@ mod rng;
 use rng::Rng;
 
 fn to_reading(bits: u32) -> u32 {
-    READING_ORDER.iter().enumerate().filter(|(_, &p)| bits >> p & 1 != 0).map(|(i, _)| 1u32 << i).sum()
+    Board::Nine.geometry().reading().iter().enumerate().filter(|(_, &p)| bits >> p & 1 != 0).map(|(i, _)| 1u32 << i).sum()
 }
 
 /// Plain minimax over raw positions, straight from the rules.
@@ -66,8 +66,9 @@ impl Brute<'_> {
 
 /// (mover, opponent) after each legal placement or move, with capture.
 fn children(m: u32, o: u32, hand: u8) -> Vec<(u32, u32)> {
-    let adj = |a: usize, b: usize| morris::rules::geometry::ADJ[a] >> b & 1 == 1;
-    let mill = |set: u32, p: usize| morris::rules::geometry::MILLS.iter().any(|&ml| ml >> p & 1 == 1 && set & ml == ml);
+    let geo = Board::Nine.geometry();
+    let adj = |a: usize, b: usize| geo.adj()[a] >> b & 1 == 1;
+    let mill = |set: u32, p: usize| geo.mills().iter().any(|&ml| ml >> p & 1 == 1 && set & ml == ml);
     let mut moves: Vec<u32> = vec![];
     let empty: Vec<usize> = (0..24).filter(|&p| (m | o) >> p & 1 == 0).collect();
     let mut targets = vec![];
@@ -246,7 +247,7 @@ fn three_three_start_sectors_match_brute_force_counts() {
     for sector in sectors {
         let file = TableFile::open(&table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
         let values = file.read_all().unwrap();
-        let index = sector.index();
+        let index = sector.index(Board::Nine);
         let mut orbits: [HashSet<(u32, u32)>; 3] = Default::default();
         let mut raw = 0u64;
         for m in sets(sector.s as u32) {

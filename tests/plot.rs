@@ -300,7 +300,7 @@ fn each_bar_matches_the_decoded_table() {
         let sector: Sector = g.attr("data-sector").unwrap().parse().unwrap();
         let t = TableFile::open(&table_path(db(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
         let values = t.read_all().unwrap();
-        let index = sector.index();
+        let index = sector.index(morris::rules::Board::Nine);
         let mut want: BTreeMap<(String, u64), u64> = BTreeMap::new();
         let mut holes = 0;
         for (i, &b) in values.iter().enumerate() {

@@ -57,13 +57,13 @@ fn stored_statistics_match_the_values() {
 }
 
 fn stats(sub: Subspace) -> Stats {
-    Stats::of(&SubspaceIndex::new(sub), &solved()[&sub])
+    Stats::of(&SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o), &solved()[&sub])
 }
 
 fn value(pos: &str) -> Value {
     let p = Position::parse(pos, morris::Rules::STANDARD).unwrap();
     let sub = p.subspace().unwrap();
-    Value::decode(solved()[&sub][SubspaceIndex::new(sub).index(p.mover(), p.opponent()) as usize])
+    Value::decode(solved()[&sub][SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o).index(p.mover(), p.opponent()) as usize])
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn four_four_depth_histogram() {
     // Loewer 2016, plies 0..9.
     let expected = [6u64, 29, 3, 24, 10, 46, 6, 48, 4, 12];
     let sub: Subspace = "4-4".parse().unwrap();
-    let idx = SubspaceIndex::new(sub);
+    let idx = SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o);
     let mut hist = [0u64; 10];
     for (i, &b) in solved()[&sub].iter().enumerate() {
         if let Some(d) = Value::decode(b).plies() {

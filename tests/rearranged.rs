@@ -102,7 +102,7 @@ fn damages(dir: &Path) -> Vec<Damage> {
 
 /// The positions of the slots of block `k` of `sub`, holes skipped (every 37th slot).
 fn positions(sub: Subspace, k: usize) -> Vec<(u32, u32)> {
-    let idx = Sector::from(sub).index();
+    let idx = Sector::from(sub).index(morris::rules::Board::Nine);
     let start = k as u64 * 8192;
     (start..(start + 8192).min(idx.len())).step_by(37).filter(|&i| !idx.is_hole(i)).map(|i| idx.unindex(i)).collect()
 }
@@ -137,11 +137,11 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
             let (bare, cached) = (Tablebase::with_cache(dir.path(), 0).unwrap(), Tablebase::open(dir.path()).unwrap());
             for &(m, o) in &pos {
                 for tb in [&bare, &cached, &cached] {
-                    match tb.probe_movement(m, o) {
+                    match tb.probe_movement::<morris::Value>(m, o) {
                         Ok(v) => panic!("{}: {name} block {k} gave {v}", d.what),
                         Err(e) => names_table(&e),
                     }
-                    match tb.probe_wdl_movement(m, o) {
+                    match tb.probe_movement::<morris::Wdl>(m, o) {
                         Ok(v) => panic!("{}: {name} block {k} gave {v:?} (WLD)", d.what),
                         Err(e) => names_table(&e),
                     }
@@ -263,12 +263,12 @@ fn a_frame_hidden_behind_a_skippable_frame_is_an_error_on_every_read_path() {
             for &(m, o) in &pos {
                 for tb in [&bare, &cached, &cached] {
                     if full {
-                        match tb.probe_movement(m, o) {
+                        match tb.probe_movement::<morris::Value>(m, o) {
                             Ok(v) => panic!("{what}: gave {v}"),
                             Err(e) => names_table(&e),
                         }
                     }
-                    match tb.probe_wdl_movement(m, o) {
+                    match tb.probe_movement::<morris::Wdl>(m, o) {
                         Ok(v) => panic!("{what}: gave {v:?} (WLD)"),
                         Err(e) => names_table(&e),
                     }

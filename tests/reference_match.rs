@@ -5,7 +5,7 @@
 mod reference;
 
 use morris::position::index::SubspaceIndex;
-use morris::rules::geometry::READING_ORDER;
+use morris::rules::Board;
 use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
 use morris::{Subspace, Unit, Value};
@@ -29,7 +29,7 @@ fn fast() -> &'static HashMap<Subspace, Vec<u8>> {
 /// Reading-order bits (the notation's order) to the engine's bitboards.
 fn to_engine(mask: u32) -> u32 {
     let mut out = 0;
-    for (i, &p) in READING_ORDER.iter().enumerate() {
+    for (i, &p) in Board::Nine.geometry().reading().iter().enumerate() {
         if mask >> i & 1 != 0 {
             out |= 1 << p;
         }
@@ -41,7 +41,7 @@ fn compare(pairs: &[(u32, u32)]) {
     let mut reference = RefSolver::new();
     for &(s, o) in pairs {
         let sub = Subspace::new(s as u8, o as u8).unwrap();
-        let idx = SubspaceIndex::new(sub);
+        let idx = SubspaceIndex::new(Board::Nine, sub.s, sub.o);
         let values = &fast()[&sub];
         let table = reference.solve(s, o);
         let mut checked = 0u64;

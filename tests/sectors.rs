@@ -58,7 +58,7 @@ fn small_starts_tables_agree_with_search() {
     let mut rnd = |n: u64| rng.below(n);
     let mut checked = 0;
     for &sector in &sectors {
-        let index = sector.index();
+        let index = sector.index(morris::rules::Board::Nine);
         for _ in 0..6 {
             let (m, o) = index.unindex(rnd(index.len()));
             let to_move = if rnd(2) == 0 { Color::White } else { Color::Black };
@@ -82,7 +82,7 @@ fn verifier_checks_placement_sectors() {
     let reports = generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules: morris::Rules::STANDARD }, &NoProgress).unwrap();
     let sectors: Vec<morris::Sector> = reports.iter().map(|r| r.sector).collect();
     let tb = Tablebase::open(dir.path()).unwrap();
-    let ok = verify_sectors(&tb, &sectors, &NoProgress).unwrap();
+    let ok = verify_sectors::<morris::Value>(&tb, &sectors, &NoProgress).unwrap();
     assert_eq!(ok.mismatch_count, 0, "{:?}", ok.mismatches.first());
     let total: u64 = reports.iter().map(|r| r.stats.positions).sum();
     assert_eq!(ok.checked, total);
@@ -92,12 +92,12 @@ fn verifier_checks_placement_sectors() {
     let file = TableFile::open(&table_path(dir.path(), sector), sector, &morris::rules::Rules::STANDARD).unwrap();
     let mut values = file.read_all().unwrap();
     drop(file);
-    let index = sector.index();
+    let index = sector.index(morris::rules::Board::Nine);
     let slot = (0..values.len() as u64).find(|&i| values[i as usize] != 0 && !(index.may_be_hole(i) && index.is_hole(i))).unwrap();
     values[slot as usize] = 0;
     write_table(dir.path(), &morris::rules::Rules::STANDARD, sector, &values, &Stats::of(&index, &values)).unwrap();
     let tb = Tablebase::open(dir.path()).unwrap();
-    let bad = verify_sectors(&tb, &[sector], &NoProgress).unwrap();
+    let bad = verify_sectors::<morris::Value>(&tb, &[sector], &NoProgress).unwrap();
     assert!(bad.mismatch_count >= 1);
     assert!(bad.mismatches.iter().any(|m| m.slot == slot), "{:?}", bad.mismatches);
 }

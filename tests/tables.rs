@@ -117,7 +117,6 @@ fn tablebase_is_send_and_sync() {
 /// every probe either returns the right value or an error.
 #[test]
 fn random_damage_gives_errors_not_wrong_values() {
-    use morris::position::index::SubspaceIndex;
     use morris::probe::Tablebase;
     let dir = tempfile::tempdir().unwrap();
     solve(dir.path(), 6);
@@ -125,7 +124,7 @@ fn random_damage_gives_errors_not_wrong_values() {
     let good = fs::read(&path).unwrap();
     let truth = TableFile::open(&path, s("3-3"), &morris::rules::Rules::STANDARD).unwrap().read_all().unwrap();
     let truth_wld = pack(&truth);
-    let idx = SubspaceIndex::new(s("3-3"));
+    let idx = Sector::from(s("3-3")).index(morris::rules::Board::Nine);
     let probes: Vec<u64> = (0..idx.len()).step_by(211).filter(|&i| !idx.is_hole(i)).collect();
     let mut rng = Rng(0x0123_4567_89ab_cdefu64);
     for round in 0..300 {
@@ -143,7 +142,7 @@ fn random_damage_gives_errors_not_wrong_values() {
         let tb = Tablebase::with_cache(dir.path(), 0).unwrap();
         for &i in &probes {
             let (m, o) = idx.unindex(i);
-            if let Ok(v) = tb.probe_movement(m, o) {
+            if let Ok(v) = tb.probe_movement::<morris::Value>(m, o) {
                 assert_eq!(v.encode().unwrap(), truth[i as usize], "round {round}: slot {i} read wrong");
             }
         }
@@ -280,7 +279,7 @@ fn cached_results_never_answer_a_probe_for_depth() {
     let mut decided = 0;
     for name in ["3-4", "4-3"] {
         let sub = s(name);
-        let idx = morris::position::index::SubspaceIndex::new(sub);
+        let idx = morris::position::index::SubspaceIndex::new(morris::rules::Board::Nine, sub.s, sub.o);
         for i in (0..idx.len()).filter(|&i| !idx.is_hole(i)) {
             let (m, o) = idx.unindex(i);
             let pos = Position::movement(morris::Rules::STANDARD, Color::White, m, o);

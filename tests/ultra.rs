@@ -7,7 +7,7 @@ use morris::solve::generate::{self, Options};
 use morris::solve::ultra::classes::NO_CLASS;
 use morris::solve::ultra::run::InMemory;
 use morris::solve::ultra::SectorValues;
-use morris::table::{table_path, TableFile};
+use morris::table::{table_path, TableError, TableFile};
 use morris::NoProgress;
 use morris::{Color, Position, Sector};
 use std::collections::BTreeMap;
@@ -20,7 +20,7 @@ use common_ultra::classed;
 /// move has lost).
 fn locate(rules: &Rules, pos: &Position) -> Option<(Sector, u64)> {
     let sector = morris::probe::sector_of(pos).unwrap()?;
-    Some((sector, sector.index_on(rules.board).index(pos.mover(), pos.opponent())))
+    Some((sector, sector.index(rules.board()).index(pos.mover(), pos.opponent())))
 }
 
 /// Checks every drawn position one ply up: its class is the best its drawing moves
@@ -31,7 +31,7 @@ fn check_one_ply(rules: &Rules, values: &SectorValues, mem: &InMemory) -> (u64, 
     let (mut draws, mut deep) = (0u64, 0u64);
     for (&x, strong) in &mem.values {
         let cl = &mem.classes[&x];
-        let index = x.index_on(rules.board);
+        let index = x.index(rules.board());
         let r = values.get(x).unwrap();
         let unit = x.unit(game);
         let cyclic = x.cyclic(game);
@@ -106,8 +106,8 @@ fn classes_hold_one_ply_up() {
 /// file is refused beside other strong values, under other sector values, or damaged.
 #[test]
 fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
-    use morris::solve::ultra::file::{class_path, ClassFile};
     use morris::solve::ultra::run::run_dir;
+    use morris::table::{class_path, ClassFile};
     let rules = Rules::STANDARD;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -124,7 +124,7 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
         let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();
         let got = f.read_all(&strong).unwrap();
         let want = &mem.classes[&r.sector];
-        let index = r.sector.index_on(rules.board);
+        let index = r.sector.index(rules.board());
         let rank = values.get(r.sector).unwrap() as i16;
         for i in 0..index.len() {
             if !index.is_hole(i) {
@@ -199,7 +199,7 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
     std::fs::write(&path, &swapped).unwrap();
     let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();
     let err = f.read_all(&strong).err().unwrap().to_string();
-    assert!(err.contains(&format!("group {g}: the frame is not the one the index names")), "{err}");
+    assert!(err.contains(&format!("group {g} frame is not the one its index names")), "{err}");
     // A shorter frame of another class file, then a skippable frame ending in the
     // checksum the index names for this group: not one frame, so refused before
     // decoding.
@@ -234,14 +234,14 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
     std::fs::write(&path, &crafted).unwrap();
     let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();
     let err = f.read_all(&strong).err().unwrap().to_string();
-    assert!(err.contains(&format!("group {g}: the frame is not the one the index names")), "{err}");
+    assert!(err.contains(&format!("group {g} frame is not the one its index names")), "{err}");
     // A class file of the version before (a frame a block): refused by version, and
     // classed again by the next run.
     let mut old = bytes.clone();
     old[8..10].copy_from_slice(&2u16.to_le_bytes());
     std::fs::write(&path, &old).unwrap();
-    let err = ClassFile::open(d, &strong, values.fingerprint()).err().unwrap().to_string();
-    assert!(err.contains("class file version 2, this build reads 3"), "{err}");
+    let err = ClassFile::open(d, &strong, values.fingerprint()).err().unwrap();
+    assert!(matches!(err, TableError::Version { found: 2, supported: 3, .. }), "{err}");
     let (_, again) = run_dir(d, &rules, &[(4, 3)], None, &NoProgress, &mut |_| {}).unwrap();
     assert!(again.iter().any(|r| r.sector == x && r.seconds.is_some()), "{again:?}");
     assert_eq!(std::fs::read(&path).unwrap(), bytes);
@@ -251,8 +251,8 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
 #[test]
 fn verify_finds_a_wrong_class_or_depth() {
     use morris::solve::ultra::check::verify_dir;
-    use morris::solve::ultra::file::{write_classes, ClassFile};
     use morris::solve::ultra::run::run_dir;
+    use morris::table::{write_classes, ClassFile};
     let rules = Rules::STANDARD;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -266,7 +266,7 @@ fn verify_finds_a_wrong_class_or_depth() {
     let tb = morris::Tablebase::open(d).unwrap();
     let mut favoured = 0;
     for (&x, want) in &mem.classes {
-        let (index, rank) = (x.index_on(rules.board), values.get(x).unwrap() as i16);
+        let (index, rank) = (x.index(rules.board()), values.get(x).unwrap() as i16);
         for i in (0..index.len()).step_by(23) {
             let (c, depth) = (want.class[i as usize], want.depth[i as usize]);
             if c != NO_CLASS && c > rank && !index.is_hole(i) {
@@ -285,9 +285,9 @@ fn verify_finds_a_wrong_class_or_depth() {
     let rank = values.get(x).unwrap() as i16;
     // One draw that stays (class = rank) given a higher class (favoured: its depth is
     // not stored); one unfavoured depth changed.
-    let stays = (0..good.class.len()).find(|&i| good.class[i] == rank && !x.index().is_hole(i as u64)).unwrap();
+    let stays = (0..good.class.len()).find(|&i| good.class[i] == rank && !x.index(morris::rules::Board::Nine).is_hole(i as u64)).unwrap();
     // (Only an unfavoured draw's depth is stored: below the rank.)
-    let leaves = (0..good.class.len()).find(|&i| good.class[i] < rank && good.class[i] != NO_CLASS && !x.index().is_hole(i as u64)).unwrap();
+    let leaves = (0..good.class.len()).find(|&i| good.class[i] < rank && good.class[i] != NO_CLASS && !x.index(morris::rules::Board::Nine).is_hole(i as u64)).unwrap();
     for (slot, change) in [(stays, (rank + 1, 0u16)), (leaves, (good.class[leaves], good.depth[leaves] + 2))] {
         let mut bad = good.clone();
         bad.class[slot] = change.0;

@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 
 /// Reading-order bits (the notation's order, the reference's) to the engine's points.
 fn to_engine(rules: &Rules, mask: u32) -> u32 {
-    let geo = rules.board.geometry();
-    (0..geo.points).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading[i]).sum()
+    let geo = rules.board().geometry();
+    (0..geo.points()).filter(|i| mask >> i & 1 != 0).map(|i| 1u32 << geo.reading()[i]).sum()
 }
 
 fn sector(x: (u32, u32, u32, u32)) -> Sector {
@@ -51,7 +51,7 @@ fn compare(rule_set: &str, wk: u8, bk: u8) {
     let (mut raw, mut orbits, mut deep) = (0u64, BTreeMap::<Sector, u64>::new(), 0u64);
     for (p, class, depth) in dc.iter() {
         let x = Sector::new(p.mover.count_ones() as u8, p.opp.count_ones() as u8, p.mover_hand as u8, p.opp_hand as u8).unwrap();
-        let slot = x.index_on(rules.board).index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize;
+        let slot = x.index(rules.board()).index(to_engine(&rules, p.mover), to_engine(&rules, p.opp)) as usize;
         let cl = &mem.classes[&x];
         let got = (cl.class[slot] as i32, (cl.depth[slot] != 0).then_some(cl.depth[slot] as u32));
         assert_eq!(got, (class, depth), "{rule_set} {wk}-{bk} {x}: mover {:06x} opponent {:06x} (reading-order bits)", p.mover, p.opp);
@@ -63,7 +63,7 @@ fn compare(rule_set: &str, wk: u8, bk: u8) {
     }
     // No engine draw the reference lacks: as many drawn slots as drawn orbits.
     for (x, cl) in &mem.classes {
-        let index = x.index_on(rules.board);
+        let index = x.index(rules.board());
         let drawn = (0..index.len()).filter(|&i| cl.class[i as usize] != NO_CLASS && !index.is_hole(i)).count() as u64;
         assert_eq!(drawn, orbits.get(x).copied().unwrap_or(0), "{rule_set} {wk}-{bk} {x}: drawn positions up to symmetry");
     }

@@ -323,7 +323,7 @@ pub unsafe extern "C" fn morris_moves(tb: *const MorrisTablebase, position: *con
 #[no_mangle]
 pub unsafe extern "C" fn morris_point_bit(tb: *const MorrisTablebase, name: *const c_char) -> i32 {
     let (Ok(tb), Ok(name)) = (handle(tb), text(name, "the point")) else { return -1 };
-    tb.rules().board.geometry().names.iter().position(|n| n == name).map_or(-1, |k| k as i32)
+    tb.rules().board().geometry().point(name).map_or(-1, |k| k as i32)
 }
 
 /// The message of the last call that failed on this thread (empty if none). The

@@ -4,12 +4,12 @@
 //! α-β programs Gévay & Danner measured their perfect players against.
 
 use super::Rng;
+use crate::position::Position;
 use crate::rules::game::Game;
 use crate::rules::geometry::Bits;
 use crate::rules::movegen::{Move, NONE};
-use crate::solve::placement::{for_each_ply_move, Ply};
-use crate::position::Position;
 use crate::rules::Rules;
+use crate::solve::placement::{for_each_ply_move, Ply};
 
 const WIN: i32 = 1_000_000;
 /// Weights of the evaluation, from the side to move's point of view.
@@ -102,7 +102,7 @@ impl Search<'_> {
         let mut kids = std::mem::take(&mut self.lists[h]);
         children_into(self.game, ply, mover, opp, &mut kids);
         let result = if kids.is_empty() {
-            let drawn = self.game.full_board_draw && mover | opp == self.full;
+            let drawn = self.game.full_board_draw() && mover | opp == self.full;
             Some(if drawn { 0 } else { -WIN + height })
         } else if depth == 0 {
             Some(self.evaluate(ply, mover, opp))
@@ -132,7 +132,7 @@ impl Search<'_> {
 /// of equal score. `None` when there is no legal move.
 pub fn best_move(rules: &Rules, pos: &Position, budget: u64, rng: &mut Rng) -> Option<Move> {
     let game = rules.game();
-    let geo = rules.board.geometry();
+    let geo = rules.board().geometry();
     let ply = Ply { white_hand: pos.white_hand, black_hand: pos.black_hand, to_move: pos.to_move };
     let mut root = children(game, ply, pos.mover(), pos.opponent());
     if root.is_empty() {
@@ -143,7 +143,7 @@ pub fn best_move(rules: &Rules, pos: &Position, budget: u64, rng: &mut Rng) -> O
         root.swap(i, rng.below(i + 1));
     }
     root.sort_by_key(|c| c.0.capture == NONE);
-    let mut s = Search { game, mills: &geo.mills, adj: &geo.adj, full: geo.mask, nodes: 0, budget, lists: Vec::new() };
+    let mut s = Search { game, mills: geo.mills(), adj: geo.adj(), full: geo.mask(), nodes: 0, budget, lists: Vec::new() };
     let mut chosen: Vec<Move> = vec![root[0].0];
     for depth in 0..64u32 {
         let mut scores: Vec<(i32, usize)> = Vec::with_capacity(root.len());

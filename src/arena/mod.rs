@@ -9,10 +9,10 @@
 
 pub mod alphabeta;
 
-use crate::rules::movegen::NONE;
 use crate::position::{Color, Position};
 use crate::probe::ultra::UltraValue;
 use crate::probe::{ProbeError, Tablebase};
+use crate::rules::movegen::NONE;
 use crate::rules::Rules;
 use rayon::prelude::*;
 use std::cmp::Ordering;
@@ -195,7 +195,7 @@ pub fn play_game(tb: &Tablebase, opts: &MatchOptions, game: u64) -> Result<GameR
         }
         let Some(mv) = choose(kind, tb, &rules, &pos, &mut rng)? else {
             // No move: a full board under `full-board=draw` is a draw, else a loss.
-            let full = rules.game().full_board_draw && (pos.white | pos.black).count_ones() as usize == rules.board.points() as usize;
+            let full = rules.game().full_board_draw() && (pos.white | pos.black).count_ones() as usize == rules.board().points() as usize;
             return Ok(GameRecord { outcome: if full { Outcome::Draw } else { lost(pos.to_move) }, plies: ply });
         };
         let next = pos.play(&mv).expect("players choose legal moves");

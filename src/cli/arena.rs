@@ -46,7 +46,7 @@ pub struct Args {
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
-    let start = args.start.unwrap_or((rules.stones, rules.stones));
+    let start = args.start.unwrap_or((rules.stones(), rules.stones()));
     let opts = MatchOptions { white: args.white, black: args.black, games: args.games, seed: args.seed, start, quiet_plies: args.quiet_plies, max_plies: args.max_plies };
     let bars = Bars::new(args.quiet || args.json);
     bars.begin(&format!("{} v {}", opts.white, opts.black), opts.games);

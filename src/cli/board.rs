@@ -39,11 +39,11 @@ const DIAGONALS: [(usize, usize, u8); 8] = [(1, 4, b'\\'), (1, 24, b'/'), (3, 8,
 /// diagonals drawn where the rules' board has them.
 pub fn diagram(pos: &Position, rules: &morris::Rules) -> String {
     let mut out = String::new();
-    let six = rules.board == Board::Six;
+    let six = rules.board() == Board::Six;
     let template: &[&str] = if six { &SIX } else { &TEMPLATE };
-    let geo = rules.board.geometry();
+    let geo = rules.board().geometry();
     let mut lines: Vec<String> = template.iter().map(|l| l.to_string()).collect();
-    if rules.board == morris::rules::Board::NineDiagonal {
+    if rules.board() == morris::rules::Board::NineDiagonal {
         for (row, col, c) in DIAGONALS {
             // SAFETY of the byte edit: the template is ASCII, and so is `c`.
             let mut bytes = lines[row].clone().into_bytes();

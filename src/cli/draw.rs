@@ -68,7 +68,7 @@ fn value_json(v: Value) -> (serde_json::Value, serde_json::Value) {
 }
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
-    let (wk, bk) = args.stones.unwrap_or((rules.stones, rules.stones));
+    let (wk, bk) = args.stones.unwrap_or((rules.stones(), rules.stones()));
     let tb = Tablebase::with_rules(&args.db, *rules, morris::probe::CACHE_BLOCKS)?;
     let root = Position::new(*rules, 0, 0, wk, bk, Color::White)?;
     let start = Instant::now();

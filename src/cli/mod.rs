@@ -143,9 +143,9 @@ pub fn solve_hint(rules: &morris::Rules, sector: morris::Sector) -> String {
     let game = rules.game();
     match sector.subspace() {
         Some(sub) => format!("morris solve {flag}--max-stones {}", sub.total()),
-        None if Sector::start(rules.stones, rules.stones).is_some_and(|st| Sector::reachable(st, game).contains(&sector)) => format!("morris solve {flag}--all"),
+        None if Sector::start(rules.stones(), rules.stones()).is_some_and(|st| Sector::reachable(st, game).contains(&sector)) => format!("morris solve {flag}--all"),
         None => {
-            let starts = (3..=rules.stones).flat_map(|w| (3..=rules.stones).map(move |b| (w, b)));
+            let starts = (3..=rules.stones()).flat_map(|w| (3..=rules.stones()).map(move |b| (w, b)));
             match starts.filter(|&(w, b)| Sector::start(w, b).is_some_and(|st| Sector::reachable(st, game).contains(&sector))).min_by_key(|&(w, b)| (w + b, w)) {
                 Some((w, b)) => format!("morris solve {flag}--start {w}-{b}"),
                 None => format!("morris solve {flag}--start WK-BK (no start reaches this sector)"),

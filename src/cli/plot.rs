@@ -149,7 +149,7 @@ impl Drop for Plot {
 /// Counts the table's values, block by block in parallel (one block buffer per
 /// worker), skipping the holes of the index, and checks the counts against the header.
 fn histogram(t: &TableFile, bar: &ProgressBar) -> anyhow::Result<Histogram> {
-    let index = t.header.sector.index_on(t.header.rules.board);
+    let index = t.header.sector.index(t.header.rules.board());
     let block = t.header.block_size as u64;
     let zero = || vec![0u64; 256];
     let bytes = (0..t.header.blocks as usize)

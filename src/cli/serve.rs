@@ -529,7 +529,7 @@ async fn compute<T: Send + 'static>(app: &Arc<App>, search: bool, work: impl FnO
 fn needs_search(app: &App, pos: &Position) -> Result<bool, ApiError> {
     // Lasker's placement phase has cycles, which the search cannot play: there, every
     // answer is read from tables.
-    if pos.is_movement() || app.tb.rules().lasker {
+    if pos.is_movement() || app.tb.rules().lasker() {
         return Ok(false);
     }
     let Some(sector) = app.tb.sector_of(pos).map_err(|e| ApiError(StatusCode::BAD_REQUEST, e.to_string()))? else { return Ok(false) };
@@ -647,7 +647,7 @@ async fn mainline(State(app): State<Arc<App>>, q: Params) -> Result<Json<JsonVal
 fn complete_starts(app: &App) -> Vec<(u8, u8)> {
     let rules = *app.tb.rules();
     let game = morris::rules::game::Game::of(rules);
-    let most = rules.stones;
+    let most = rules.stones();
     (3..=most)
         .flat_map(|w| (3..=most).map(move |b| (w, b)))
         .filter(|&(w, b)| Sector::start(w, b).is_some_and(|st| Sector::reachable(st, game).into_iter().all(|x| app.tb.readable(x))))
@@ -657,15 +657,15 @@ fn complete_starts(app: &App) -> Vec<(u8, u8)> {
 /// The board as the web page draws it: point names in the notation's reading order, the
 /// edges by name and the grid's width, so that the page knows no board of its own.
 fn board_json(rules: &morris::rules::Rules) -> JsonValue {
-    let g = rules.board.geometry();
-    let name = |p: u8| g.names[p as usize].clone();
+    let g = rules.board().geometry();
+    let name = |p: u8| g.name(p as usize);
     json!({
-        "name": rules.board.name(),
-        "points": g.reading.iter().map(|&p| name(p)).collect::<Vec<_>>(),
-        "edges": g.edges.iter().map(|&(p, q)| [name(p), name(q)]).collect::<Vec<_>>(),
-        "mills": g.mills.iter().map(|&m| (0..24u8).filter(|&p| m >> p & 1 != 0).map(name).collect::<Vec<_>>()).collect::<Vec<_>>(),
-        "columns": 2 * g.rings + 1,
-        "stones": rules.stones,
+        "name": rules.board().name(),
+        "points": g.reading().iter().map(|&p| name(p)).collect::<Vec<_>>(),
+        "edges": g.edges().iter().map(|&(p, q)| [name(p), name(q)]).collect::<Vec<_>>(),
+        "mills": g.mills().iter().map(|&m| (0..24u8).filter(|&p| m >> p & 1 != 0).map(name).collect::<Vec<_>>()).collect::<Vec<_>>(),
+        "columns": 2 * g.rings() + 1,
+        "stones": rules.stones(),
     })
 }
 
@@ -733,14 +733,14 @@ fn info_json(app: &App) -> JsonValue {
     let tables = std::fs::read_dir(app.tb.dir()).map(|rd| rd.filter_map(|e| e.ok()).filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".mtb"))).count()).unwrap_or(0);
     let starts = complete_starts(app);
     // The rule set's own game when it is there, else the largest start that is.
-    let own = app.tb.rules().stones;
+    let own = app.tb.rules().stones();
     let open = starts.iter().copied().max_by_key(|&(w, b)| ((w, b) == (own, own), w + b, w));
     json!({
         "rules": app.tb.rules().to_string(),
         "board": board_json(app.tb.rules()),
         "tables": tables,
         "starts": starts.iter().map(|(w, b)| format!("{w}-{b}")).collect::<Vec<_>>(),
-        "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(app.tb.rules().board.points() as usize))),
+        "start_position": open.map(|(w, b)| format!("{} w {w} {b}", ".".repeat(app.tb.rules().board().points() as usize))),
     })
 }
 

@@ -75,12 +75,12 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let default_scope = !args.all && args.max_stones.is_none() && args.start.is_empty() && args.only.is_none();
     let default_scope_starts = vec![(3, 3), (3, 4), (4, 3), (4, 4)];
     let starts = match (args.all, default_scope) {
-        (true, _) => vec![(rules.stones, rules.stones)],
+        (true, _) => vec![(rules.stones(), rules.stones())],
         (false, true) => default_scope_starts,
         (false, false) => args.start,
     };
     let max_stones = match (args.all, args.max_stones) {
-        (true, _) => 2 * rules.stones,
+        (true, _) => 2 * rules.stones(),
         (false, Some(n)) => n,
         (false, None) if !starts.is_empty() && !default_scope => 0,
         (false, None) => 8,

@@ -3,9 +3,9 @@
 use super::progress::Bars;
 use morris::probe::Tablebase;
 use morris::table::table_path;
-use morris::verify::{needs, verify_sectors};
+use morris::verify::{needs, results_only, verify_sectors, Outcome};
 use morris::Rules;
-use morris::{Sector, Unit};
+use morris::{Grade, Sector, TableError, Unit, Value, Wdl};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -45,7 +45,7 @@ fn sectors_of_starts(rules: &Rules, starts: &[(u8, u8)], all: bool) -> anyhow::R
         let root = Sector::start(wk, bk).ok_or_else(|| anyhow::anyhow!("no start {wk}-{bk}"))?;
         set.extend(Sector::reachable(root, game));
     }
-    let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones).into_iter().flat_map(|u| u.members()).map(Sector::from).filter(|s| all || set.contains(s)).collect();
+    let mut out: Vec<Sector> = Unit::all_in_order_up_to(rules.stones()).into_iter().flat_map(|u| u.members()).map(Sector::from).filter(|s| all || set.contains(s)).collect();
     out.extend(Sector::solve_units(&set, game).map_err(|e| anyhow::anyhow!(e))?.into_iter().flatten());
     Ok(out)
 }
@@ -56,7 +56,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let compact = std::fs::read_dir(&args.db)?
         .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb")?.parse::<Sector>().ok())
         .any(|s| tb.table(s).is_ok_and(|t| t.header.compact));
-    let starts = if args.all { vec![(rules.stones, rules.stones)] } else { args.start.clone() };
+    let starts = if args.all { vec![(rules.stones(), rules.stones())] } else { args.start.clone() };
     let subs: Vec<Sector> = match args.only {
         Some(s) => vec![s],
         None if !starts.is_empty() => {
@@ -79,7 +79,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             subs.into_iter().filter(|s| !args.movement_only || s.is_movement()).collect()
         }
         None => {
-            let mut all: Vec<Sector> = Unit::all_in_order_up_to(rules.stones)
+            let mut all: Vec<Sector> = Unit::all_in_order_up_to(rules.stones())
                 .into_iter()
                 .flat_map(|u| u.members())
                 .filter(|s| s.total() <= args.max_stones && table_path(&args.db, *s).exists())
@@ -104,24 +104,16 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     for s in &blocks_only {
         tb.table(*s)?.check()?;
     }
+    // A table without depths (`morris strip`) can only have its results checked, and
+    // then every table is checked by results.
+    let results_only = results_only(&tb, &subs)?;
     let bars = Bars::new(false);
     let start = Instant::now();
-    let outcome = verify_sectors(&tb, &subs, &bars);
-    bars.finish();
-    let outcome = outcome?;
-    for m in &outcome.mismatches {
-        out!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sector, m.slot, m.position, m.stored, m.expected);
-    }
+    let (checked, mismatch_count) =
+        if results_only { mismatches(verify_sectors::<Wdl>(&tb, &subs, &bars), &bars)? } else { mismatches(verify_sectors::<Value>(&tb, &subs, &bars), &bars)? };
     let secs = start.elapsed().as_secs_f64();
-    out!(
-        "verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches",
-        subs.len(),
-        outcome.checked,
-        secs,
-        outcome.checked as f64 / secs.max(1e-9),
-        outcome.mismatch_count
-    );
-    if outcome.results_only {
+    out!("verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches", subs.len(), checked, secs, checked as f64 / secs.max(1e-9), mismatch_count);
+    if results_only {
         out!("results only: win, draw and loss were checked against the successors; these tables hold no depths to check");
     }
     if !blocks_only.is_empty() {
@@ -147,5 +139,16 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         out!("verified the draw classes of {} drawn positions in {:.1} s: {} mismatches", classes.checked, secs, classes.mismatches);
         class_mismatches = classes.mismatches;
     }
-    Ok(if outcome.mismatch_count > 0 || class_mismatches > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if mismatch_count > 0 || class_mismatches > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// Prints the disagreements a check found, once its progress bars are gone; returns
+/// the positions checked and the disagreements counted.
+fn mismatches<V: Grade>(outcome: Result<Outcome<V>, TableError>, bars: &Bars) -> anyhow::Result<(u64, u64)> {
+    bars.finish();
+    let outcome = outcome?;
+    for m in &outcome.mismatches {
+        out!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sector, m.slot, m.position, m.stored, m.expected);
+    }
+    Ok((outcome.checked, outcome.mismatch_count))
 }

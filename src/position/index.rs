@@ -15,12 +15,12 @@
 //! non-minimal `B`s are then never used: they are holes (1.9% of all slots over the 49
 //! subspaces), which table files store as draws and statistics skip.
 
-use crate::position::combin::{binom, rank, unrank, BitOps};
 use crate::position::combin::pdep;
-use crate::rules::geometry::Bits;
-use crate::rules::Board;
+use crate::position::combin::{binom, rank, unrank, BitOps};
 use crate::position::subspace::Subspace;
+use crate::rules::geometry::Bits;
 use crate::rules::symmetry;
+use crate::rules::Board;
 use std::sync::OnceLock;
 
 /// Orbits of `k`-point sets under the 16 symmetries.
@@ -45,7 +45,7 @@ impl SetOrbits {
         const UNSET: u32 = u32::MAX;
         // Indexed by the colex rank of the set among all sets of the 24-point grid, on
         // which every board lies.
-        let mut canon = vec![UNSET; binom(crate::rules::game::MAX_POINTS, k) as usize];
+        let mut canon = vec![UNSET; binom(crate::rules::geometry::MAX_POINTS, k) as usize];
         let mut reps = Vec::new();
         let mut stab = Vec::new();
         let inverse: [usize; symmetry::COUNT] = std::array::from_fn(symmetry::inverse);
@@ -85,13 +85,9 @@ impl SetOrbits {
         SetOrbits { k, mask, canon, reps, stab }
     }
 
-    /// Shared tables for sets of `k` points of the 24-point boards.
-    pub fn get(k: usize) -> &'static SetOrbits {
-        Self::get_on(Board::Nine, k)
-    }
-
-    /// Shared tables for sets of `k` points of `board`.
-    pub fn get_on(board: Board, k: usize) -> &'static SetOrbits {
+    /// Shared tables for sets of `k` points of `board`, built on first use
+    /// (process-wide); the two 24-point boards share theirs.
+    pub fn get(board: Board, k: usize) -> &'static SetOrbits {
         static T: [OnceLock<SetOrbits>; 25] = [const { OnceLock::new() }; 25];
         static SIX: [OnceLock<SetOrbits>; 17] = [const { OnceLock::new() }; 17];
         match board {
@@ -169,34 +165,25 @@ pub struct SubspaceIndex {
 }
 
 impl SubspaceIndex {
-    /// The index of `sub`; the orbit tables it shares are built on first use (process-wide).
-    pub fn new(sub: Subspace) -> SubspaceIndex {
-        Self::board(sub.s, sub.o)
-    }
-
-    /// The index of all boards with `s` stones for the side to move and `o` for the
-    /// opponent, `0 <= s, o <= 12`: movement subspaces and the boards of placement
-    /// sectors alike. `sub` then names the board, not necessarily a movement subspace.
-    pub fn board(s: u8, o: u8) -> SubspaceIndex {
-        Self::on(Board::Nine, s, o)
-    }
-
-    /// [`SubspaceIndex::board`] on `board`: the 24-point boards share one index, and
-    /// `six` has its own over its 16 points.
-    pub fn on(board: Board, s: u8, o: u8) -> SubspaceIndex {
+    /// The index of all boards of `board` with `s` stones for the side to move and `o`
+    /// for the opponent, `0 <= s, o <= 12`: movement subspaces and the boards of
+    /// placement sectors alike (`sub` then names the board, not necessarily a movement
+    /// subspace). The 24-point boards share one index, and `six` has its own over its
+    /// 16 points.
+    pub fn new(board: Board, s: u8, o: u8) -> SubspaceIndex {
         let n = board.points() as usize;
         assert!(s <= 12 && o <= 12 && (s + o) as usize <= n, "board with {s} and {o} stones");
         let sub = Subspace { s, o };
         let (s, o) = (s as usize, o as usize);
         let first_is_mover = Self::slots_for(board, s, o) <= Self::slots_for(board, o, s);
         let (ka, kb) = if first_is_mover { (s, o) } else { (o, s) };
-        let orbits = SetOrbits::get_on(board, ka);
+        let orbits = SetOrbits::get(board, ka);
         SubspaceIndex { sub, first_is_mover, kb, per_orbit: binom(n - ka, kb), mask: board.mask(), orbits, bits: BitOps::detect() }
     }
 
     fn slots_for(board: Board, ka: usize, kb: usize) -> u64 {
         let n = board.points() as usize;
-        SetOrbits::get_on(board, ka).count() as u64 * binom(n - ka, kb)
+        SetOrbits::get(board, ka).count() as u64 * binom(n - ka, kb)
     }
 
     /// Number of slots (orbits plus holes).
@@ -242,12 +229,7 @@ impl SubspaceIndex {
         }
         let e = self.orbits.canon[rank(fixed) as usize];
         let orbit = (e >> 4) as usize;
-        Some(Prepared {
-            base: orbit as u64 * self.per_orbit,
-            g: (e & 15) as u8,
-            free: !self.orbits.reps[orbit] & self.mask,
-            stab: self.orbits.stab[orbit],
-        })
+        Some(Prepared { base: orbit as u64 * self.per_orbit, g: (e & 15) as u8, free: !self.orbits.reps[orbit] & self.mask, stab: self.orbits.stab[orbit] })
     }
 
     /// `index` for a position whose first set was prepared, given the second set.
@@ -339,10 +321,12 @@ impl SubspaceIndex {
         let holes: u64 = (0..self.orbits.count())
             .into_par_iter()
             .filter(|&o| self.orbits.stab[o] != 1)
-            .map(|o| crate::cpu::fast!({
-                let base = o as u64 * self.per_orbit;
-                (base..base + self.per_orbit).filter(|&i| self.is_hole(i)).count() as u64
-            }))
+            .map(|o| {
+                crate::cpu::fast!({
+                    let base = o as u64 * self.per_orbit;
+                    (base..base + self.per_orbit).filter(|&i| self.is_hole(i)).count() as u64
+                })
+            })
             .sum();
         self.len() - holes
     }
@@ -363,13 +347,13 @@ mod tests {
         // Published (docs/rules.md, "Orbit counts"): orbits of k-stone sets, k = 0..12.
         let expected = [1, 4, 30, 158, 757, 2830, 8774, 22188, 46879, 82880, 124124, 157668, 170854];
         for (k, &e) in expected.iter().enumerate().take(10) {
-            assert_eq!(SetOrbits::get(k).count(), e, "k = {k}");
+            assert_eq!(SetOrbits::get(Board::Nine, k).count(), e, "k = {k}");
         }
     }
 
     #[test]
     fn slots_within_four_percent_of_orbits() {
-        let slots: u64 = Subspace::all().map(|s| SubspaceIndex::new(s).len()).sum();
+        let slots: u64 = Subspace::all().map(|s| SubspaceIndex::new(Board::Nine, s.s, s.o).len()).sum();
         assert!(slots as f64 <= 1.04 * 8_904_593_601f64, "{slots}");
         assert!(slots >= 8_904_593_601);
     }
@@ -387,7 +371,7 @@ mod tests {
                 x
             };
             for (s, o) in (0..=9u8).flat_map(|s| (0..=9u8).map(move |o| (s, o))) {
-                let idx = SubspaceIndex::board(s, o);
+                let idx = SubspaceIndex::new(Board::Nine, s, o);
                 for _ in 0..300 {
                     // A random position with `s` and `o` stones, from a random slot's
                     // position moved by a random symmetry.

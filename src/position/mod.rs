@@ -5,9 +5,10 @@ pub mod index;
 pub mod sector;
 pub mod subspace;
 pub mod value;
+pub mod wld;
 
-use crate::rules::geometry::Bits;
 use crate::position::subspace::Subspace;
+use crate::rules::geometry::Bits;
 use crate::rules::{Board, Rules};
 use std::fmt;
 
@@ -106,8 +107,8 @@ pub enum PositionError {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
-    /// White's stones on the board: bit `p` is point `p` of
-    /// [`geometry::NAMES`](crate::rules::geometry::NAMES).
+    /// White's stones on the board: bit `p` is internal point `p` of the rules' board
+    /// (see [`Geometry::name`](crate::rules::geometry::Geometry::name)).
     pub white: Bits,
     /// Black's stones on the board, like `white`.
     pub black: Bits,
@@ -155,7 +156,7 @@ impl Position {
             return Err(PositionError::Fields(fields.len()));
         }
         let chars: Vec<char> = fields[0].chars().collect();
-        let board = rules.board;
+        let board = rules.board();
         if chars.len() != board.points() as usize {
             return Err(if [24, 16].contains(&chars.len()) {
                 PositionError::WrongBoard(chars.len() as u8, rules.to_string(), board.points())
@@ -163,7 +164,7 @@ impl Position {
                 PositionError::BoardLength(chars.len(), board.points())
             });
         }
-        let reading = &board.geometry().reading;
+        let reading = board.geometry().reading();
         let (mut white, mut black): (Bits, Bits) = (0, 0);
         for (i, c) in chars.iter().enumerate() {
             let p = reading[i];
@@ -184,7 +185,7 @@ impl Position {
         // Bounded before the hands are narrowed to bytes: a hand of 13, or of 300, is
         // too many stones for the rules ("at most 9" under the standard rules), not a
         // malformed field.
-        let most = rules.stones;
+        let most = rules.stones();
         for (side, stones, in_hand) in [("White", white, white_hand), ("Black", black, black_hand)] {
             let total = (stones as Bits).count_ones().saturating_add(in_hand);
             if total > most as u32 {
@@ -201,7 +202,7 @@ impl Position {
 
     /// The board of this position's rules.
     pub fn board(&self) -> Board {
-        self.rules.board
+        self.rules.board()
     }
 
     /// Whether this is a position of its rules' game: disjoint stones on the rules'
@@ -209,8 +210,8 @@ impl Position {
     /// position changed field by field is checked here by everything that reads
     /// tables with it.
     pub fn validate(&self) -> Result<(), PositionError> {
-        let most = self.rules.stones;
-        if self.white & self.black != 0 || (self.white | self.black) & !self.rules.board.mask() != 0 {
+        let most = self.rules.stones();
+        if self.white & self.black != 0 || (self.white | self.black) & !self.rules.board().mask() != 0 {
             return Err(PositionError::Overlap);
         }
         let w = self.white.count_ones() + self.white_hand as u32;
@@ -226,7 +227,11 @@ impl Position {
 
     /// The side to move's stones in hand.
     pub fn mover_hand(&self) -> u8 {
-        if self.to_move == Color::White { self.white_hand } else { self.black_hand }
+        if self.to_move == Color::White {
+            self.white_hand
+        } else {
+            self.black_hand
+        }
     }
 
     /// A movement-phase position under `rules` from the side to move's and the
@@ -239,12 +244,20 @@ impl Position {
 
     /// The side to move's stones on the board.
     pub fn mover(&self) -> Bits {
-        if self.to_move == Color::White { self.white } else { self.black }
+        if self.to_move == Color::White {
+            self.white
+        } else {
+            self.black
+        }
     }
 
     /// The stones on the board of the side not to move.
     pub fn opponent(&self) -> Bits {
-        if self.to_move == Color::White { self.black } else { self.white }
+        if self.to_move == Color::White {
+            self.black
+        } else {
+            self.white
+        }
     }
 
     /// Whether both hands are empty: every move from here on slides (or flies) a stone.
@@ -265,7 +278,7 @@ impl Position {
     /// spaces, case-insensitive; the point names of the rules' board), checked as
     /// [`Position::new`] checks. Fails on an unknown point or one listed twice.
     pub fn from_lists(rules: Rules, white: &str, black: &str, to_move: Color, white_hand: u8, black_hand: u8) -> Result<Position, PositionError> {
-        let geo = rules.board.geometry();
+        let geo = rules.board().geometry();
         let parse = |list: &str| -> Result<Bits, PositionError> {
             let mut bits = 0;
             for name in list.split(|c: char| c == ',' || c.is_whitespace()).filter(|n| !n.is_empty()) {
@@ -280,7 +293,7 @@ impl Position {
         let (w, b) = (parse(white)?, parse(black)?);
         if w & b != 0 {
             let p = (w & b).trailing_zeros() as usize;
-            return Err(PositionError::Duplicate(geo.names[p].to_string()));
+            return Err(PositionError::Duplicate(geo.name(p).to_string()));
         }
         Position::new(rules, w, b, white_hand, black_hand, to_move)
     }
@@ -339,21 +352,21 @@ impl Position {
     /// with the point names of this position's board. Whether it is legal here is
     /// [`Position::play`]'s question.
     pub fn parse_move(&self, text: &str) -> Result<crate::rules::movegen::Move, crate::rules::movegen::MoveParseError> {
-        crate::rules::movegen::Move::parse_on(self.rules.board, text)
+        crate::rules::movegen::Move::parse_on(self.rules.board(), text)
     }
 
     /// The move `mv` from this position in the notation, with this board's point names.
     pub fn move_name(&self, mv: &crate::rules::movegen::Move) -> String {
-        mv.notation(self.rules.board)
+        mv.notation(self.rules.board())
     }
 
     /// The board in reading order (the first field of the notation): 24 characters,
     /// or 16 on the `six` board.
     pub fn board_string(&self) -> String {
         self.rules
-            .board
+            .board()
             .geometry()
-            .reading
+            .reading()
             .iter()
             .map(|&p| {
                 if self.white >> p & 1 != 0 {
@@ -382,8 +395,8 @@ impl fmt::Display for Position {
 /// Point names of a bitboard of `board`, comma-separated, in internal order (not
 /// sorted by name): the format [`Position::from_lists`] reads.
 pub fn point_list(board: Board, bits: Bits) -> String {
-    let names = &board.geometry().names;
-    crate::rules::geometry::BitIter(bits).map(|p| names[p].as_str()).collect::<Vec<_>>().join(",")
+    let geo = board.geometry();
+    crate::rules::geometry::BitIter(bits).map(|p| geo.name(p)).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]
@@ -422,11 +435,23 @@ mod tests {
 
     #[test]
     fn rejects_malformed() {
-        for bad in ["", "x", "........................", "....................... w", "........................ x",
-                    "........................ w 9", "........................ w 13 9", ".......................X w",
-                    "WWWWWWWWWWWWW........... w", "........................ w 9 9 9", "WWW..................... w 10 0",
-                    "........................ w 10 9", "WWWWWWWWWW.............. w", "WWW..................... w 7 0",
-                    "................ w 4 4"] {
+        for bad in [
+            "",
+            "x",
+            "........................",
+            "....................... w",
+            "........................ x",
+            "........................ w 9",
+            "........................ w 13 9",
+            ".......................X w",
+            "WWWWWWWWWWWWW........... w",
+            "........................ w 9 9 9",
+            "WWW..................... w 10 0",
+            "........................ w 10 9",
+            "WWWWWWWWWW.............. w",
+            "WWW..................... w 7 0",
+            "................ w 4 4",
+        ] {
             assert!(Position::parse(bad, STD).is_err(), "{bad:?}");
         }
         assert_eq!(Position::parse("........................ w 10 9", STD), Err(PositionError::TooMany("White", 10, 9)));

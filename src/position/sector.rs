@@ -3,7 +3,7 @@
 //! A sector `(s, o, sh, oh)` holds the positions where the side to move has `s` stones
 //! on the board and `sh` in hand, the opponent `o` and `oh`. A movement subspace is the
 //! sector with both hands empty, so movement tables and placement tables share one
-//! file format, one index (the board's, `SubspaceIndex::board(s, o)`) and one probe
+//! file format, one index (the board's, `SubspaceIndex::new(board, s, o)`) and one probe
 //! path. Names are `S-O` for movement subspaces and `S-O-SH-OH` otherwise.
 //!
 //! The sector graph lists which sectors a sector's moves lead into. Under the standard
@@ -22,7 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The most stones a side has in any rule set of the family (Morabaraba's 12); the
-/// standard game's 9 is `Rules::STANDARD.stones`.
+/// standard game's 9 is `Rules::STANDARD.stones()`.
 pub const STONES: u8 = 12;
 
 /// The positions with `s` stones on the board and `sh` in hand for the side to move,
@@ -95,14 +95,9 @@ impl Sector {
         }
     }
 
-    /// The symmetry-reduced index of the sector's boards on the 24-point boards.
-    pub fn index(&self) -> SubspaceIndex {
-        SubspaceIndex::board(self.s, self.o)
-    }
-
     /// The symmetry-reduced index of the sector's boards on `board`.
-    pub fn index_on(&self, board: crate::rules::Board) -> SubspaceIndex {
-        SubspaceIndex::on(board, self.s, self.o)
+    pub fn index(&self, board: crate::rules::Board) -> SubspaceIndex {
+        SubspaceIndex::new(board, self.s, self.o)
     }
 
     /// Whether the side to move places a stone (it has one in hand) rather than moves.
@@ -139,7 +134,7 @@ impl Sector {
     /// Whether the side to move may move a stone on the board: it has one, and no
     /// stone in hand, or the rules are Lasker's.
     pub fn slides(&self, game: &crate::rules::game::Game) -> bool {
-        self.s > 0 && (self.sh == 0 || game.rules.lasker)
+        self.s > 0 && (self.sh == 0 || game.rules().lasker())
     }
 
     /// Where moving a stone without removal leads: the mirror sector, both hands kept.
@@ -184,14 +179,14 @@ impl Sector {
             out.push(plain);
         }
         out.extend(self.after_capture());
-        if game.take_each {
+        if game.take_each() {
             out.extend(self.after_removing(2));
         }
         // Lasker: with stones in hand and on the board, a stone may also move.
         if self.places() && self.slides(game) {
             out.extend(Sector::new(self.o, self.s, self.oh, self.sh));
             out.extend(self.after_slide_removing(1));
-            if game.take_each {
+            if game.take_each() {
                 out.extend(self.after_slide_removing(2));
             }
             out.sort();
@@ -204,7 +199,7 @@ impl Sector {
     /// after every unit its moves lead into. Under rules without Lasker every unit is
     /// one sector, in the order of [`Sector::solve_order`].
     pub fn solve_units(set: &BTreeSet<Sector>, game: &crate::rules::game::Game) -> Result<Vec<Vec<Sector>>, CycleError> {
-        if !game.rules.lasker {
+        if !game.rules().lasker() {
             return Ok(Sector::solve_order(set, game)?.into_iter().map(|x| vec![x]).collect());
         }
         Sector::children_first(set, game, |x| x.unit(game))
@@ -227,12 +222,8 @@ impl Sector {
             state.insert(head(root), 1);
             while let Some((node, next)) = stack.pop() {
                 let members = unit_of(node);
-                let mut kids: Vec<Sector> = members
-                    .iter()
-                    .flat_map(|m| m.children(game))
-                    .filter(|c| !c.is_movement() && set.contains(c) && !members.contains(c))
-                    .map(head)
-                    .collect();
+                let mut kids: Vec<Sector> =
+                    members.iter().flat_map(|m| m.children(game)).filter(|c| !c.is_movement() && set.contains(c) && !members.contains(c)).map(head).collect();
                 kids.dedup();
                 if next < kids.len() {
                     stack.push((node, next + 1));

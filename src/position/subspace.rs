@@ -76,7 +76,7 @@ impl Subspace {
     /// The subspaces that the moves of this one can remove stones into under `game`'s
     /// rules: one fewer, and two fewer under `take=each`.
     pub fn capture_targets(&self, game: &crate::rules::game::Game) -> Vec<Subspace> {
-        let most = if game.take_each { 2 } else { 1 };
+        let most = if game.take_each() { 2 } else { 1 };
         (1..=most).filter_map(|k| self.after_removing(k)).collect()
     }
 

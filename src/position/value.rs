@@ -100,6 +100,7 @@ impl Value {
     /// The value one ply earlier, for the side that moved into this position: a move
     /// into a position lost in `d` wins in `d + 1`, and so on. This is the value of that
     /// move for the side that plays it.
+    #[inline]
     pub fn parent(self) -> Value {
         match self {
             Value::Win(d) => Value::Loss(d + 1),
@@ -130,6 +131,7 @@ impl Value {
     ///
     /// A win in `d` is `100_000 - d`, a loss in `d` is `-100_000 + d`, a draw `0`: the
     /// placement search works on these scores.
+    #[inline]
     pub fn goodness(self) -> i32 {
         match self {
             Value::Win(d) => 100_000 - d as i32,
@@ -221,12 +223,14 @@ impl fmt::Display for Value {
 /// Better for the side to move is greater: a faster win, then a slower win, a draw, a
 /// slower loss, a faster loss ([`Value::goodness`]).
 impl Ord for Value {
+    #[inline]
     fn cmp(&self, other: &Value) -> std::cmp::Ordering {
         self.goodness().cmp(&other.goodness())
     }
 }
 
 impl PartialOrd for Value {
+    #[inline]
     fn partial_cmp(&self, other: &Value) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
@@ -246,6 +250,7 @@ pub enum Wdl {
 
 impl Wdl {
     /// The result one ply earlier, for the side that moved into this position.
+    #[inline]
     pub fn parent(self) -> Wdl {
         match self {
             Wdl::Win => Wdl::Loss,

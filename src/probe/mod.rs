@@ -10,17 +10,19 @@
 //! [`Searcher`](crate::probe::Searcher)'s, on purpose.
 
 mod cache;
+mod grade;
 mod searcher;
+pub use grade::Grade;
 pub use searcher::{SearchOptions, Searcher};
 pub mod ultra;
 
-use crate::rules::movegen::NONE;
-use crate::position::{Color, Position, PositionError};
-use crate::rules::Rules;
 use crate::position::sector::Sector;
 use crate::position::subspace::Subspace;
-use crate::table::{table_path, TableError, TableFile};
 use crate::position::value::{sort_moves, MoveInfo, Value, Wdl};
+use crate::position::{Color, Position, PositionError};
+use crate::rules::movegen::NONE;
+use crate::rules::Rules;
+use crate::table::{table_path, Planes, TableError, TableFile};
 use cache::BlockCache;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -266,7 +268,7 @@ impl Tablebase {
     pub fn table(&self, sub: impl Into<Sector>) -> Result<&Arc<TableFile>, TableError> {
         let sub: Sector = sub.into();
         // Fields are public, so a sector may be out of range: an error, not a panic.
-        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= self.rules().stones) else {
+        let Some(cell) = self.0.files.get(sector_slot(sub)).filter(|_| sub.s.max(sub.o).max(sub.sh).max(sub.oh) <= self.rules().stones()) else {
             return Err(TableError::NoSuchSector(sub));
         };
         if let Some(t) = cell.get() {
@@ -283,43 +285,60 @@ impl Tablebase {
         let sub: Sector = sub.into();
         let t = self.table(sub)?;
         let bs = t.header.block_size as u64;
-        let key = (sub, (i / bs) as u32);
-        let cached = self.0.cache.lock().unwrap().get(key);
-        let block = match cached {
-            Some(b) => b,
-            None => {
-                let b = Arc::new(t.read_planes(key.1 as usize)?);
-                self.0.cache.lock().unwrap().put(key, b.clone(), self.0.cache_blocks);
-                b
-            }
-        };
-        block.get((i % bs) as usize).ok_or_else(|| TableError::Corrupt { path: t.path.clone(), detail: format!("block {} has an invalid entry", key.1) })
+        let k = (i / bs) as u32;
+        self.block(t, sub, k, true)?.get((i % bs) as usize).ok_or_else(|| invalid_entry(t, k))
     }
 
-    /// Win, draw or loss of a position without its depth, from its sector's table:
-    /// reads only the block's WLD plane (about a quarter of the data of a full probe).
-    /// Works on results-only tables too.
+    /// Block `k` of `sector`'s table `t`, from the block cache or read and kept there:
+    /// with its depth plane if `depths`, else its WLD plane alone. A block read in full
+    /// serves results too; a WLD plane alone is kept under a key of its own, since it
+    /// must never answer a read that needs the depth.
+    fn block(&self, t: &TableFile, sector: Sector, k: u32, depths: bool) -> Result<Arc<Planes>, TableError> {
+        let (full, results) = ((sector, k), (sector, k | WLD_ONLY));
+        let cached = {
+            let mut cache = self.0.cache.lock().unwrap();
+            cache.get(full).or_else(|| if depths { None } else { cache.get(results) })
+        };
+        if let Some(b) = cached {
+            return Ok(b);
+        }
+        let b = Arc::new(if depths { t.read_planes(k as usize)? } else { t.read_wld_planes(k as usize)? });
+        self.0.cache.lock().unwrap().put(if depths { full } else { results }, b.clone(), self.0.cache_blocks);
+        Ok(b)
+    }
+
+    /// The value of a position for its side to move, read from its sector's table: one
+    /// block of one file. Never searches: an absent table is [`TableError::Missing`].
+    /// `V` is what is read: a [`Value`] needs the block's depth plane too, a [`Wdl`]
+    /// only its WLD plane (about a quarter of the data), which results-only tables
+    /// also have. [`Tablebase::probe`] and [`Tablebase::probe_wdl`] name the two.
+    ///
+    /// A table that a compact set left out (see [`compact`](crate::table::compact)) is read
+    /// through one ply: the position's value is the best of its children's, each read
+    /// from its own table. That costs one lookup per move instead of one in all; if a
+    /// child's table is missing too, the error names the position's own table, and a
+    /// damaged child table is an error, never a guess.
     ///
     /// ```rust
-    /// use morris::{Position, Tablebase, Wdl};
+    /// use morris::{Position, Tablebase, Value, Wdl};
     ///
     /// # let dir = tempfile::tempdir()?;
     /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
     /// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
     /// let tb = Tablebase::open(dir.path())?;
     /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
-    /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Loss);
-    /// // Results of every move, for the side that plays it: all lose.
-    /// let moves = tb.probe_moves_wdl(&pos)?;
-    /// assert!(moves.iter().all(|m| m.value == Wdl::Loss));
+    /// assert_eq!(tb.probe_as::<Value>(&pos)?, Value::Loss(26));
+    /// assert_eq!(tb.probe_as::<Wdl>(&pos)?, Wdl::Loss);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
-        let Some(sector) = self.sector_of(pos)? else { return Ok(Wdl::Loss) };
-        match self.lookup_wdl(sector, pos) {
-            // A compact set (see `compact`) leaves the table out: one ply gives it.
-            Err(missing @ TableError::Missing { .. }) => match self.derive_wdl(pos) {
-                // A child's table missing too: report the position's own.
+    pub fn probe_as<V: Grade>(&self, pos: &Position) -> Result<V, ProbeError> {
+        let Some(sector) = self.sector_of(pos)? else { return Ok(V::LOST) };
+        // One choice of code path a probe: the index computation lands in the copy
+        // with popcnt (see `cpu`).
+        match crate::cpu::fast!(self.lookup::<V>(sector, pos)) {
+            Err(missing @ TableError::Missing { .. }) => match self.derive::<V>(pos) {
+                // A child's table missing too: report the position's own. Any other
+                // error (a damaged child table) is reported as it is.
                 Err(TableError::Missing { .. }) => Err(missing.into()),
                 other => Ok(other?),
             },
@@ -327,80 +346,8 @@ impl Tablebase {
         }
     }
 
-    /// Reads the block cache: a block decoded in full serves results too; otherwise
-    /// the block's WLD plane alone is decoded and kept under a key of its own (a
-    /// results-only block must never answer a probe that needs the depth).
-    fn lookup_wdl(&self, sector: Sector, pos: &Position) -> Result<Wdl, TableError> {
-        let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
-        let t = self.table(sector)?;
-        let bs = t.header.block_size as u64;
-        let (k, off) = ((i / bs) as u32, (i % bs) as usize);
-        if self.0.cache_blocks == 0 {
-            return Ok(match t.read_wld(k as usize, off)? {
-                0 => Wdl::Draw,
-                1 => Wdl::Win,
-                _ => Wdl::Loss,
-            });
-        }
-        let (full, results) = ((sector, k), (sector, k | WLD_ONLY));
-        let cached = {
-            let mut cache = self.0.cache.lock().unwrap();
-            cache.get(full).or_else(|| cache.get(results))
-        };
-        let block = match cached {
-            Some(b) => b,
-            None => {
-                let b = Arc::new(t.read_wld_planes(k as usize)?);
-                self.0.cache.lock().unwrap().put(results, b.clone(), self.0.cache_blocks);
-                b
-            }
-        };
-        match block.wld(off) {
-            Some(0) => Ok(Wdl::Draw),
-            Some(1) => Ok(Wdl::Win),
-            Some(2) => Ok(Wdl::Loss),
-            _ => Err(TableError::Corrupt { path: t.path.clone(), detail: format!("block {k} has an invalid entry") }),
-        }
-    }
-
-    /// The result of a position whose table is left out, from its children's tables,
-    /// each of which must be present: a win if a move wins, a loss if every move loses.
-    fn derive_wdl(&self, pos: &Position) -> Result<Wdl, TableError> {
-        let mut best = Wdl::Loss;
-        for (_, child, wins) in children(pos) {
-            let w = match (wins, self.sector_of(&child)) {
-                (true, _) => Wdl::Win,
-                (false, Ok(Some(cs))) => self.lookup_wdl(cs, &child)?.parent(),
-                (false, _) => unreachable!("a move without capture leaves both sides in the game"),
-            };
-            best = best.max(w);
-            if best == Wdl::Win {
-                break;
-            }
-        }
-        Ok(best)
-    }
-
-    /// `probe_wdl` of the movement position `(mover, opp)`: the side to move's stones
-    /// and the opponent's, as bitboards (colour plays no part in the movement phase).
-    pub fn probe_wdl_movement(&self, mover: u32, opp: u32) -> Result<Wdl, ProbeError> {
-        self.probe_wdl(&Position::movement(*self.rules(), Color::White, mover, opp))
-    }
-
-    /// The value of a movement-phase position `(mover, opp)` for the side to move: the
-    /// bitboards of its stones and of the opponent's.
-    pub fn probe_movement(&self, mover: u32, opp: u32) -> Result<Value, ProbeError> {
-        self.probe(&Position::movement(*self.rules(), Color::White, mover, opp))
-    }
-
-    /// The value of a position for the side to move, read from its sector's table: one
-    /// block of one file. Never searches: an absent table is [`TableError::Missing`].
-    ///
-    /// A table that a compact set left out (see [`compact`](crate::table::compact)) is read
-    /// through one ply: the position's value is the best of its children's, each read
-    /// from its own table. That costs one lookup per move instead of one in all; if a
-    /// child's table is missing too, the error names the position's own table, and a
-    /// damaged child table is an error, never a guess.
+    /// The value of a position for the side to move, with the depth to the end of the
+    /// game: [`Tablebase::probe_as`] of a [`Value`].
     ///
     /// ```rust
     /// use morris::{Position, Tablebase, Value};
@@ -425,44 +372,65 @@ impl Tablebase {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn probe(&self, pos: &Position) -> Result<Value, ProbeError> {
-        let Some(sector) = self.sector_of(pos)? else { return Ok(Value::Loss(0)) };
-        // One choice of code path a probe: the index computation lands in the copy
-        // with popcnt (see `cpu`).
-        match crate::cpu::fast!(self.lookup(sector, pos)) {
-            Err(missing @ TableError::Missing { .. }) => match self.derive(pos) {
-                // A child's table missing too: report the position's own. Any other
-                // error (a damaged child table) is reported as it is.
-                Err(TableError::Missing { .. }) => Err(missing.into()),
-                other => Ok(other?),
-            },
-            other => Ok(other?),
-        }
+        self.probe_as(pos)
     }
 
+    /// Win, draw or loss of a position without its depth: [`Tablebase::probe_as`] of a
+    /// [`Wdl`], which reads only WLD planes, and so works on results-only tables too.
+    ///
+    /// ```rust
+    /// use morris::{Position, Tablebase, Wdl};
+    ///
+    /// # let dir = tempfile::tempdir()?;
+    /// # let opts = morris::solve::generate::Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(3, 3)], rules: morris::Rules::STANDARD };
+    /// # morris::solve::generate::run(&opts, &morris::NoProgress)?;
+    /// let tb = Tablebase::open(dir.path())?;
+    /// let pos = Position::parse(".WW....B.B....B........W b", morris::Rules::STANDARD)?;
+    /// assert_eq!(tb.probe_wdl(&pos)?, Wdl::Loss);
+    /// // Results of every move, for the side that plays it: all lose.
+    /// let moves = tb.probe_moves_wdl(&pos)?;
+    /// assert!(moves.iter().all(|m| m.value == Wdl::Loss));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, ProbeError> {
+        self.probe_as(pos)
+    }
+
+    /// [`Tablebase::probe_as`] of the movement position `(mover, opp)`: the side to
+    /// move's stones and the opponent's, as bitboards (colour plays no part in the
+    /// movement phase).
+    pub fn probe_movement<V: Grade>(&self, mover: u32, opp: u32) -> Result<V, ProbeError> {
+        self.probe_as(&Position::movement(*self.rules(), Color::White, mover, opp))
+    }
+
+    /// The position's entry in `sector`'s table. Without a block cache a result is
+    /// read alone, never a whole block's planes.
     #[inline(always)]
-    fn lookup(&self, sector: Sector, pos: &Position) -> Result<Value, TableError> {
-        let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
-        let b = self.probe_slot(sector, i)?;
-        if crate::position::value::is_deep(b) {
-            return self.table(sector)?.value_of(b, i);
-        }
-        Ok(Value::decode(b))
+    fn lookup<V: Grade>(&self, sector: Sector, pos: &Position) -> Result<V, TableError> {
+        let i = sector.index(self.rules().board()).index(pos.mover(), pos.opponent());
+        let t = self.table(sector)?;
+        let bs = t.header.block_size as u64;
+        let (k, off) = ((i / bs) as u32, (i % bs) as usize);
+        let v = if self.0.cache_blocks == 0 { V::uncached(t, k as usize, off, i)? } else { V::in_block(t, &*self.block(t, sector, k, V::DEPTHS)?, off, i)? };
+        v.ok_or_else(|| invalid_entry(t, k))
     }
 
     /// The value of a position whose table is left out: the best of its children's
     /// values one ply up, each child read from its own table, which must be present.
-    fn derive(&self, pos: &Position) -> Result<Value, TableError> {
-        let mut best: Option<Value> = None;
+    /// Every child is read, a winning one found or not: a damaged table is an error
+    /// whatever the order of the moves.
+    fn derive<V: Grade>(&self, pos: &Position) -> Result<V, TableError> {
+        let mut best: Option<V> = None;
         for (_, child, wins) in children(pos) {
             let v = match (wins, self.sector_of(&child)) {
-                (true, _) => Value::Win(1),
-                (false, Ok(Some(cs))) => self.lookup(cs, &child)?.parent(),
+                (true, _) => V::WIN_NOW,
+                (false, Ok(Some(cs))) => self.lookup::<V>(cs, &child)?.parent(),
                 (false, _) => unreachable!("a move without capture leaves both sides in the game"),
             };
             best = best.max(Some(v));
         }
         // No legal move: a side that moves is blocked and has lost.
-        Ok(best.unwrap_or(Value::Loss(0)))
+        Ok(best.unwrap_or(V::LOST))
     }
 
     /// The best move (fastest win, longest loss, or a drawing move) with its value for
@@ -499,9 +467,11 @@ impl Tablebase {
         }
     }
 
-    /// The strong choice: the first of [`Tablebase::probe_moves`], every draw alike.
-    pub fn best_move_strong(&self, pos: &Position) -> Result<Option<MoveInfo>, ProbeError> {
-        Ok(self.probe_moves(pos)?.into_iter().next())
+    /// The strong choice: the first of [`Tablebase::probe_moves_as`], every draw
+    /// alike. Of a [`Wdl`], the first winning move, else the first drawing one: a
+    /// results-only table can say which moves keep the result, not which is fastest.
+    pub fn best_move_strong<V: Grade>(&self, pos: &Position) -> Result<Option<MoveInfo<V>>, ProbeError> {
+        Ok(self.probe_moves_as(pos)?.into_iter().next())
     }
 
     /// The line of best moves to the end of the game: the winner wins as fast as it
@@ -532,33 +502,36 @@ impl Tablebase {
 
     /// Every legal move with the position it leads to and its value for the side that
     /// plays it, best first (see [`Tablebase::best_move`]); empty when the game is over.
-    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<MoveInfo>, ProbeError> {
+    /// Each value is the [`Tablebase::probe_as`] of the move's position, one ply up.
+    pub fn probe_moves_as<V: Grade>(&self, pos: &Position) -> Result<Vec<MoveInfo<V>>, ProbeError> {
         if self.sector_of(pos)?.is_none() {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
         for (mv, child, wins) in children(pos) {
-            let value = if wins { Value::Win(1) } else { self.probe(&child)?.parent() };
+            let value = if wins { V::WIN_NOW } else { self.probe_as::<V>(&child)?.parent() };
             out.push(MoveInfo { mv, child, value });
         }
         sort_moves(&mut out);
         Ok(out)
     }
 
-    /// Like `probe_moves`, results only: reads only WLD planes, so it also works on
-    /// tables whose depths were stripped. Wins first, then draws, then losses.
-    pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<MoveInfo<Wdl>>, ProbeError> {
-        if self.sector_of(pos)?.is_none() {
-            return Ok(Vec::new());
-        }
-        let mut out = Vec::new();
-        for (mv, child, wins) in children(pos) {
-            let value = if wins { Wdl::Win } else { self.probe_wdl(&child)?.parent() };
-            out.push(MoveInfo { mv, child, value });
-        }
-        sort_moves(&mut out);
-        Ok(out)
+    /// [`Tablebase::probe_moves_as`] of a [`Value`]: every move with its depth.
+    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<MoveInfo>, ProbeError> {
+        self.probe_moves_as(pos)
     }
+
+    /// [`Tablebase::probe_moves_as`] of a [`Wdl`]: results only, from WLD planes, so it
+    /// also works on tables whose depths were stripped. Wins first, then draws, then
+    /// losses.
+    pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<MoveInfo<Wdl>>, ProbeError> {
+        self.probe_moves_as(pos)
+    }
+}
+
+/// The error of a checked block without a valid entry where the index points.
+fn invalid_entry(t: &TableFile, k: u32) -> TableError {
+    TableError::Corrupt { path: t.path.clone(), detail: format!("block {k} has an invalid entry") }
 }
 
 /// The line of best moves from `pos` to the end, by `value` and `moves` (a table read or

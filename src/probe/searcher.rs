@@ -6,13 +6,13 @@
 //! solved exactly by searching over the movement tables, but from the empty 9-9 board
 //! that takes minutes and gigabytes: only a caller that means it builds a [`Searcher`].
 
-use crate::solve::placement::{MovementTables, Solution, Tt, Values};
-use crate::position::Position;
 use super::{ProbeError, Tablebase};
-use crate::solve::progress::Progress;
 use crate::position::subspace::Subspace;
-use crate::table::TableError;
 use crate::position::value::{MoveInfo, Value};
+use crate::position::Position;
+use crate::solve::placement::{MovementTables, Solution, Tt, Values};
+use crate::solve::progress::Progress;
+use crate::table::TableError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -107,7 +107,7 @@ impl Searcher {
     /// `keep_bytes`). Ignores placement sector tables, even where they exist; a
     /// movement position's solution is read from its tables.
     pub fn solve(&self, pos: &Position, progress: &dyn Progress) -> Result<Solution, ProbeError> {
-        if self.tb.rules().lasker {
+        if self.tb.rules().lasker() {
             return Err(ProbeError::SearchRules(*self.tb.rules()));
         }
         self.tb.sector_of(pos)?;

@@ -3,13 +3,13 @@
 //! the class files (`.mtc`) beside the tables and the directory's sector values.
 
 use super::{children, ProbeError, Tablebase};
-use crate::position::Position;
 use crate::position::sector::Sector;
-use crate::table::TableError;
-use crate::solve::ultra::file::ClassFile;
+use crate::position::value::{MoveInfo, Value};
+use crate::position::Position;
 use crate::solve::ultra::run::VALUES_FILE;
 use crate::solve::ultra::SectorValues;
-use crate::position::value::{MoveInfo, Value};
+use crate::table::ClassFile;
+use crate::table::TableError;
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -172,7 +172,7 @@ impl Tablebase {
         // The classed sectors are closed under moves: only a position asked directly
         // can be in a sector without classes.
         let rank = self.sector_values()?.get(sector).ok_or(ProbeError::Unclassed(sector))? as i16;
-        let i = sector.index_on(self.rules().board).index(pos.mover(), pos.opponent());
+        let i = sector.index(self.rules().board()).index(pos.mover(), pos.opponent());
         let strong = self.table(sector)?;
         let bs = strong.header.block_size as u64;
         let mut block = Vec::new();
@@ -193,9 +193,9 @@ impl Tablebase {
         Ok(match self.probe(pos)? {
             Value::Win(d) => UltraValue::Win(d),
             Value::Loss(d) => UltraValue::Loss(d),
-            Value::Draw => UltraValue::Draw(self.probe_class(pos)?.ok_or_else(|| {
-                ProbeError::Table(TableError::Corrupt { path: self.dir().to_owned(), detail: format!("no class for the draw {pos}") })
-            })?),
+            Value::Draw => UltraValue::Draw(
+                self.probe_class(pos)?.ok_or_else(|| ProbeError::Table(TableError::Corrupt { path: self.dir().to_owned(), detail: format!("no class for the draw {pos}") }))?,
+            ),
         })
     }
 
@@ -219,7 +219,13 @@ impl Tablebase {
                     UltraValue::Draw(c) => {
                         let stays = self.stays(stays_into, &mv, &child);
                         let class = -c.class;
-                        let depth = if class == rank { None } else if stays { c.depth.map(|d| d + 1) } else { Some(1) };
+                        let depth = if class == rank {
+                            None
+                        } else if stays {
+                            c.depth.map(|d| d + 1)
+                        } else {
+                            Some(1)
+                        };
                         UltraValue::Draw(DrawClass { class, depth, rank })
                     }
                 }

@@ -2,226 +2,47 @@
 //! arrays, and every option as a plain field.
 //!
 //! [`Rules`] is what a user names and a table records; a [`Game`] is what move
-//! generation reads, built once per rule set and shared (`Rules::game`). The
-//! standard game's tables equal the constants of `geometry` (tested), so the engine
-//! reads the same numbers through either, and one code path serves every rule set:
-//! the options cost a well-predicted branch each, not a second copy of the loops.
+//! generation reads, built once per rule set and shared (`Rules::game`). Its tables
+//! are copies of its board's [`Geometry`](crate::rules::geometry::Geometry), which the
+//! [`Board24`] constants are too, so one code path serves every rule set: the options
+//! cost a well-predicted branch each, not a second copy of the loops.
 
-use crate::rules::geometry::{BitIter, Bits};
+use crate::rules::board24::{on_board, Board24};
+use crate::rules::geometry::{BitIter, Bits, MAX_MILLS, MAX_POINTS};
 use crate::rules::{Board, Flying, FullBoard, Removal, Rules, Take};
 use std::sync::{Mutex, OnceLock};
 
-/// The most points of any board of the family.
-pub const MAX_POINTS: usize = 24;
-/// The most mills of any board of the family (`nine-diagonal`).
-pub const MAX_MILLS: usize = 20;
-/// A stand-in for "no mill": a point beyond every board, so no stones complete it.
-pub const NO_MILL: Bits = 1 << 31;
-
 /// One rule set's board and options, laid out for move generation.
+///
+/// Read-only: the tables must stay those of `rules`, which the cache of `Game::of`
+/// keys them by.
 #[derive(Debug)]
 pub struct Game {
-    /// The rule set these tables were built from.
-    pub rules: Rules,
-    /// Points of the board (24 or 16).
-    pub points: usize,
-    /// Every point: the bits a valid bitboard may use.
-    pub full: Bits,
-    /// Neighbours of each point (unused entries 0).
-    pub adj: [Bits; MAX_POINTS],
-    /// The mills through each point, at most 3 (a corner of `nine-diagonal`); unused
-    /// entries are [`NO_MILL`], which no set of points completes.
-    pub point_mills: [[Bits; 3]; MAX_POINTS],
-    /// Every mill, then [`NO_MILL`] up to [`MAX_MILLS`]: a fixed-length array that the
-    /// compiler unrolls, as it did the standard board's constants.
-    pub mills: [Bits; MAX_MILLS],
-    /// Whether a player with exactly 3 stones (board plus hand) flies.
-    pub flying: bool,
-    /// Which stone a mill removes.
-    pub removal: Removal,
-    /// Whether a double mill removes two stones.
-    pub take_each: bool,
-    /// Whether a full board is a draw (else the side to move, blocked, loses).
-    pub full_board_draw: bool,
-    /// Whether the board has the corner diagonals: a third mill through the corners
-    /// and 20 mills in all. Move generation is compiled for each (see [`Board24`]).
-    pub diagonals: bool,
-    /// Whether the board is `six` (16 points on rings 0 and 2; see `board`).
-    pub six: bool,
-}
-
-/// Runs `$e` with `$B` the [`Board24`] type of `$g`'s board: one monomorphised copy
-/// of the hot loop per board, chosen by two well-predicted branches.
-macro_rules! on_board {
-    ($g:expr, $B:ident => $e:expr) => {
-        if $g.diagonals {
-            type $B = $crate::rules::game::NineDiagonal;
-            $e
-        } else if $g.six {
-            type $B = $crate::rules::game::Six;
-            $e
-        } else {
-            type $B = $crate::rules::game::Nine;
-            $e
-        }
-    };
-}
-pub(crate) use on_board;
-
-/// A 24-point board as a type, with its tables as constants: move generation is
-/// compiled once for each board, so that the standard board runs on the very
-/// constants of `geometry` (2 mills a point, 16 in all), and the diagonal board's
-/// third mill through a corner costs the standard board nothing. Options stay
-/// run-time fields of [`Game`]: each is one well-predicted branch.
-pub trait Board24 {
-    /// Neighbours of each point.
-    const ADJ: [Bits; MAX_POINTS];
-    /// Mills through each point, at most `PER_POINT`; unused entries [`NO_MILL`].
-    const POINT_MILLS: [[Bits; 3]; MAX_POINTS];
-    /// Mills through a point, at most.
-    const PER_POINT: usize;
-    /// Every mill, then [`NO_MILL`].
-    const MILLS: [Bits; MAX_MILLS];
-    /// Mills of the board.
-    const COUNT: usize;
-}
-
-/// The standard board (`nine`).
-pub struct Nine;
-/// The board with corner diagonals (`nine-diagonal`).
-pub struct NineDiagonal;
-/// The 16-point board (`six`), on rings 0 and 2 of the internal points.
-pub struct Six;
-
-const fn pad_mills(mills: &[Bits]) -> [Bits; MAX_MILLS] {
-    let mut out = [NO_MILL; MAX_MILLS];
-    let mut i = 0;
-    while i < mills.len() {
-        out[i] = mills[i];
-        i += 1;
-    }
-    out
-}
-
-const fn point_mills_of(mills: &[Bits; MAX_MILLS]) -> [[Bits; 3]; MAX_POINTS] {
-    let mut out = [[NO_MILL; 3]; MAX_POINTS];
-    let mut count = [0usize; MAX_POINTS];
-    let mut m = 0;
-    while m < MAX_MILLS {
-        if mills[m] != NO_MILL {
-            let mut p = 0;
-            while p < MAX_POINTS {
-                if mills[m] >> p & 1 != 0 {
-                    out[p][count[p]] = mills[m];
-                    count[p] += 1;
-                }
-                p += 1;
-            }
-        }
-        m += 1;
-    }
-    out
-}
-
-const NINE_MILLS: [Bits; MAX_MILLS] = pad_mills(&crate::rules::geometry::MILLS);
-/// The diagonal board: the standard mills, and the lines through the corners.
-const DIAGONAL_MILLS: [Bits; MAX_MILLS] = {
-    let mut out = NINE_MILLS;
-    let mut k = 0;
-    while k < 4 {
-        let c = 2 * k;
-        out[16 + k] = 1 << c | 1 << (8 + c) | 1 << (16 + c);
-        k += 1;
-    }
-    out
-};
-const DIAGONAL_ADJ: [Bits; MAX_POINTS] = {
-    let mut adj = crate::rules::geometry::ADJ;
-    let mut c = 0;
-    while c < 8 {
-        adj[c] |= 1 << (8 + c);
-        adj[8 + c] |= 1 << c | 1 << (16 + c);
-        adj[16 + c] |= 1 << (8 + c);
-        c += 2;
-    }
-    adj
-};
-
-/// `six`: the sides of rings 0 and 2 are its mills, and the midpoints of the two
-/// rings are joined.
-const SIX_MILLS: [Bits; MAX_MILLS] = {
-    let mut out = [NO_MILL; MAX_MILLS];
-    let mut i = 0;
-    while i < 8 {
-        let r = if i < 4 { 0 } else { 16 };
-        let k = 2 * (i % 4);
-        out[i] = 1 << (r + k) | 1 << (r + k + 1) | 1 << (r + (k + 2) % 8);
-        i += 1;
-    }
-    out
-};
-const SIX_ADJ: [Bits; MAX_POINTS] = {
-    let mut adj = [0; MAX_POINTS];
-    let mut k = 0;
-    while k < 8 {
-        let next = (k + 1) % 8;
-        adj[k] |= 1 << next;
-        adj[next] |= 1 << k;
-        adj[16 + k] |= 1 << (16 + next);
-        adj[16 + next] |= 1 << (16 + k);
-        if k % 2 == 1 {
-            adj[k] |= 1 << (16 + k);
-            adj[16 + k] |= 1 << k;
-        }
-        k += 1;
-    }
-    adj
-};
-
-impl Board24 for Six {
-    const ADJ: [Bits; MAX_POINTS] = SIX_ADJ;
-    const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&SIX_MILLS);
-    const PER_POINT: usize = 2;
-    const MILLS: [Bits; MAX_MILLS] = SIX_MILLS;
-    const COUNT: usize = 8;
-}
-
-impl Board24 for Nine {
-    const ADJ: [Bits; MAX_POINTS] = crate::rules::geometry::ADJ;
-    const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&NINE_MILLS);
-    const PER_POINT: usize = 2;
-    const MILLS: [Bits; MAX_MILLS] = NINE_MILLS;
-    const COUNT: usize = 16;
-}
-
-impl Board24 for NineDiagonal {
-    const ADJ: [Bits; MAX_POINTS] = DIAGONAL_ADJ;
-    const POINT_MILLS: [[Bits; 3]; MAX_POINTS] = point_mills_of(&DIAGONAL_MILLS);
-    const PER_POINT: usize = 3;
-    const MILLS: [Bits; MAX_MILLS] = DIAGONAL_MILLS;
-    const COUNT: usize = 20;
+    rules: Rules,
+    points: usize,
+    full: Bits,
+    adj: [Bits; MAX_POINTS],
+    point_mills: [[Bits; 3]; MAX_POINTS],
+    mills: [Bits; MAX_MILLS],
+    flying: bool,
+    removal: Removal,
+    take_each: bool,
+    full_board_draw: bool,
+    /// Which [`Board24`] type move generation runs on (see `on_board!`).
+    pub(in crate::rules) diagonals: bool,
+    pub(in crate::rules) six: bool,
 }
 
 impl Game {
     fn build(rules: Rules) -> Game {
         let geo = rules.board.geometry();
-        let mut adj = [0; MAX_POINTS];
-        adj.copy_from_slice(&geo.adj);
-        let mut point_mills = [[NO_MILL; 3]; MAX_POINTS];
-        for p in 0..MAX_POINTS {
-            let through: Vec<Bits> = geo.mills.iter().copied().filter(|m| m >> p & 1 != 0).collect();
-            assert!(through.len() <= 3, "at most three mills through a point");
-            point_mills[p][..through.len()].copy_from_slice(&through);
-        }
-        let mut mills = [NO_MILL; MAX_MILLS];
-        mills[..geo.mills.len()].copy_from_slice(&geo.mills);
         Game {
             rules,
-            points: geo.points,
-            full: geo.mask,
-            adj,
-            point_mills,
-            mills,
+            points: geo.points(),
+            full: geo.mask(),
+            adj: *geo.adj(),
+            point_mills: *geo.point_mills(),
+            mills: *geo.padded_mills(),
             flying: rules.flying == Flying::Three,
             removal: rules.removal,
             take_each: rules.take == Take::Each,
@@ -250,6 +71,63 @@ impl Game {
         let g: &'static Game = Box::leak(Box::new(Game::build(rules)));
         built.push(g);
         g
+    }
+
+    /// The rule set these tables were built from.
+    #[inline]
+    pub fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// Points of the board (24 or 16).
+    #[inline]
+    pub fn points(&self) -> usize {
+        self.points
+    }
+
+    /// Every point: the bits a valid bitboard may use.
+    #[inline]
+    pub fn full(&self) -> Bits {
+        self.full
+    }
+
+    /// Neighbours of each point (unused entries 0).
+    #[inline]
+    pub fn adj(&self) -> &[Bits; MAX_POINTS] {
+        &self.adj
+    }
+
+    /// The mills through each point, at most 3 (a corner of `nine-diagonal`); unused
+    /// entries are [`NO_MILL`](crate::rules::geometry::NO_MILL), which no set of points
+    /// completes, so a fixed-length loop needs no count.
+    #[inline]
+    pub fn point_mills(&self) -> &[[Bits; 3]; MAX_POINTS] {
+        &self.point_mills
+    }
+
+    /// Every mill, then [`NO_MILL`](crate::rules::geometry::NO_MILL) up to [`MAX_MILLS`]:
+    /// a fixed length, which the compiler unrolls.
+    #[inline]
+    pub fn mills(&self) -> &[Bits; MAX_MILLS] {
+        &self.mills
+    }
+
+    /// Which stone a mill removes.
+    #[inline]
+    pub fn removal(&self) -> Removal {
+        self.removal
+    }
+
+    /// Whether a double mill removes two stones.
+    #[inline]
+    pub fn take_each(&self) -> bool {
+        self.take_each
+    }
+
+    /// Whether a full board is a draw (else the side to move, blocked, loses).
+    #[inline]
+    pub fn full_board_draw(&self) -> bool {
+        self.full_board_draw
     }
 
     /// Whether the board is the 24-point one (with or without diagonals), which the
@@ -385,48 +263,18 @@ impl Rules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::{ADJ, FULL, POINTS, POINT_MILLS};
+    use crate::rules::geometry::NO_MILL;
 
+    /// `on_board!` picks the type whose constants are the game's own tables.
     #[test]
-    fn the_standard_game_is_the_engines_constants() {
-        let g = Game::standard();
-        assert_eq!(g.full, FULL);
-        assert_eq!(&g.adj[..POINTS], &ADJ[..]);
-        for p in 0..POINTS {
-            let mut mine: Vec<Bits> = g.point_mills[p].iter().copied().filter(|&m| m != NO_MILL).collect();
-            let mut theirs = POINT_MILLS[p].to_vec();
-            mine.sort();
-            theirs.sort();
-            assert_eq!(mine, theirs, "point {p}");
+    fn each_game_runs_on_its_boards_constants() {
+        for (name, rules) in Rules::named() {
+            let g = rules.game();
+            on_board!(g, B => {
+                assert_eq!((B::ADJ, B::POINT_MILLS, B::MILLS), (g.adj, g.point_mills, g.mills), "{name}");
+                assert_eq!(B::COUNT, rules.board.geometry().mills().len(), "{name}");
+            });
         }
-        for x in [0u32, 0b111, 0xff_0000, 0x12_3456 & FULL] {
-            assert_eq!(g.removable(x), crate::rules::geometry::removable(x));
-        }
-    }
-
-    /// The compile-time tables of each board equal the ones built from coordinates.
-    #[test]
-    fn board_constants_equal_the_built_tables() {
-        fn check<B: Board24>(rules: &str) {
-            let g = rules.parse::<Rules>().unwrap().game();
-            assert_eq!(B::ADJ, g.adj, "{rules}");
-            let (mut a, mut b) = (B::MILLS, g.mills);
-            a.sort();
-            b.sort();
-            assert_eq!(a, b, "{rules}: the same mills");
-            for p in 0..MAX_POINTS {
-                let mut a = B::POINT_MILLS[p].to_vec();
-                let mut b = g.point_mills[p].to_vec();
-                a.sort();
-                b.sort();
-                assert_eq!(a, b, "{rules}: point {p}");
-                assert!(B::POINT_MILLS[p][B::PER_POINT..].iter().all(|&m| m == NO_MILL));
-            }
-        }
-        check::<Nine>("standard");
-        check::<NineDiagonal>("morabaraba");
-        check::<Six>("six");
-        assert_eq!(Rules { board: Board::Six, ..Rules::STANDARD }.game().full, 0xff00ff, "rings 0 and 2");
     }
 
     #[test]

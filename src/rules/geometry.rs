@@ -1,175 +1,240 @@
-//! Board geometry: the 24 points, their adjacency and the 16 mills.
+//! What a board's drawing gives the engine: point sets as bits, and the adjacency,
+//! mills, edges, names and reading order derived from the drawing (`board`) by `const
+//! fn`s, so the same numbers serve the hot loops as compile-time constants and every
+//! other reader through [`Board::geometry`](crate::rules::Board::geometry).
 //!
 //! Points are numbered `p = 8 * ring + k`, ring 0 the outer square, 1 the middle and
 //! 2 the inner; `k` runs clockwise from the top-left corner, so even `k` are corners
 //! and odd `k` are side midpoints. With this layout every board symmetry acts on a
 //! bitboard byte by byte (rotations are byte rotations, the inner/outer swap is a
-//! byte swap), which keeps `symmetry` table-driven and cheap.
+//! byte swap), which keeps `symmetry` table-driven and cheap, and one symmetry table
+//! serves every board: `six` lies on rings 0 and 2, which the swap exchanges.
 
 /// A set of points, one bit per point (bit `p`), 24 bits used.
 pub type Bits = u32;
 
-/// Points on the board.
-pub const POINTS: usize = 24;
-/// Every point: the bits a valid bitboard may use.
-pub const FULL: Bits = (1 << POINTS) - 1;
+/// The most points of any board of the family: the bits a bitboard may use.
+pub const MAX_POINTS: usize = 24;
+/// The most mills of any board of the family (`nine-diagonal`).
+pub const MAX_MILLS: usize = 20;
+/// The most edges of any board of the family (`nine-diagonal`).
+const MAX_EDGES: usize = 40;
+/// A stand-in for "no mill": a point beyond every board, so no stones complete it.
+/// Fixed-length arrays padded with it let the compiler unroll the loops over mills.
+pub const NO_MILL: Bits = 1 << 31;
 
-/// Algebraic names by internal point number: `NAMES[p]` is the name of bit `p`.
-pub const NAMES: [&str; POINTS] = [
-    "a7", "d7", "g7", "g4", "g1", "d1", "a1", "a4", // outer
-    "b6", "d6", "f6", "f4", "f2", "d2", "b2", "b4", // middle
-    "c5", "d5", "e5", "e4", "e3", "d3", "c3", "c4", // inner
-];
+/// A straight line of points, by name: neighbours on it are joined by an edge, and a
+/// line of three is a mill.
+pub(crate) type Line = &'static [&'static str];
 
-/// The reading order of the position notation (`docs/rules.md`), as internal point numbers.
-pub const READING_ORDER: [u8; POINTS] = {
-    const ORDER: [&str; POINTS] = [
-        "a7", "d7", "g7", "b6", "d6", "f6", "c5", "d5", "e5", "a4", "b4", "c4", "e4", "f4",
-        "g4", "c3", "d3", "e3", "b2", "d2", "f2", "a1", "d1", "g1",
-    ];
-    let mut out = [0u8; POINTS];
-    let mut i = 0;
-    while i < POINTS {
-        let mut p = 0;
-        while p < POINTS {
-            if str_eq(ORDER[i], NAMES[p]) {
-                out[i] = p as u8;
-            }
-            p += 1;
-        }
-        i += 1;
-    }
-    out
-};
+/// A board as `docs/rules.md` draws it, the one place its points and lines are written.
+pub(crate) struct Drawing {
+    /// The name of each internal point `8 * ring + k`; `""` where the board has no point.
+    pub names: [&'static str; MAX_POINTS],
+    /// Every line, in groups (sides of the squares, lines across them, ...). The order
+    /// of the mills follows it.
+    pub lines: &'static [&'static [Line]],
+}
+
+/// One board's points, lines and mills, in the forms its readers need.
+#[derive(Debug)]
+pub struct Geometry {
+    points: usize,
+    mask: Bits,
+    names: [&'static str; MAX_POINTS],
+    reading: [u8; MAX_POINTS],
+    adj: [Bits; MAX_POINTS],
+    edges: [(u8, u8); MAX_EDGES],
+    edge_count: usize,
+    mills: [Bits; MAX_MILLS],
+    mill_count: usize,
+    point_mills: [[Bits; 3]; MAX_POINTS],
+    per_point: usize,
+}
 
 const fn str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
-    a.len() == b.len() && a[0] == b[0] && a[1] == b[1]
-}
-
-/// Looks up a point by its algebraic name (`"d7"`), case-insensitively: the internal
-/// point number, the bit of the point in a [`Bits`].
-///
-/// ```rust
-/// use morris::rules::geometry::{point_by_name, NAMES};
-///
-/// let p = point_by_name("D7").unwrap();
-/// assert_eq!(NAMES[p], "d7");
-/// assert_eq!(point_by_name("d4"), None, "the centre is not a point");
-/// ```
-pub fn point_by_name(name: &str) -> Option<usize> {
-    let lower = name.trim().to_ascii_lowercase();
-    NAMES.iter().position(|n| *n == lower)
-}
-
-const fn build_adjacency() -> [Bits; POINTS] {
-    let mut adj = [0 as Bits; POINTS];
-    let mut r = 0;
-    while r < 3 {
-        let mut k = 0;
-        while k < 8 {
-            let p = 8 * r + k;
-            adj[p] |= 1 << (8 * r + (k + 1) % 8);
-            adj[p] |= 1 << (8 * r + (k + 7) % 8);
-            if k % 2 == 1 {
-                if r > 0 {
-                    adj[p] |= 1 << (p - 8);
-                }
-                if r < 2 {
-                    adj[p] |= 1 << (p + 8);
-                }
-            }
-            k += 1;
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
         }
-        r += 1;
+        i += 1;
     }
-    adj
+    true
 }
 
-/// Neighbours of each point along the board's lines.
-pub const ADJ: [Bits; POINTS] = build_adjacency();
-
-const fn build_mills() -> [Bits; 16] {
-    let mut mills = [0 as Bits; 16];
-    let mut n = 0;
-    let mut r = 0;
-    while r < 3 {
-        let mut k = 0;
-        while k < 8 {
-            mills[n] = (1 << (8 * r + k)) | (1 << (8 * r + k + 1)) | (1 << (8 * r + (k + 2) % 8));
-            n += 1;
-            k += 2;
+/// The internal point named `name`; a name the drawing lacks fails the build.
+const fn point_of(names: &[&str; MAX_POINTS], name: &str) -> usize {
+    let mut p = 0;
+    while p < MAX_POINTS {
+        if !names[p].is_empty() && str_eq(names[p], name) {
+            return p;
         }
-        r += 1;
+        p += 1;
     }
-    let mut k = 1;
-    while k < 8 {
-        mills[n] = (1 << k) | (1 << (8 + k)) | (1 << (16 + k));
-        n += 1;
-        k += 2;
-    }
-    mills
+    panic!("a line names a point the board does not have")
 }
 
-/// The 16 mills as point sets.
-pub const MILLS: [Bits; 16] = build_mills();
+/// Where a point is read in the notation: rows from the top, left to right.
+const fn reading_key(name: &str) -> u32 {
+    let b = name.as_bytes();
+    (0xff - b[1] as u32) << 8 | b[0] as u32
+}
 
-const fn build_point_mills() -> [[Bits; 2]; POINTS] {
-    let mut out = [[0 as Bits; 2]; POINTS];
-    let mut count = [0usize; POINTS];
-    let mut m = 0;
-    while m < 16 {
+impl Geometry {
+    /// Derives every table of a board from its drawing.
+    pub(crate) const fn of(d: &Drawing) -> Geometry {
+        let mut g = Geometry {
+            points: 0,
+            mask: 0,
+            names: d.names,
+            reading: [0; MAX_POINTS],
+            adj: [0; MAX_POINTS],
+            edges: [(0, 0); MAX_EDGES],
+            edge_count: 0,
+            mills: [NO_MILL; MAX_MILLS],
+            mill_count: 0,
+            point_mills: [[NO_MILL; 3]; MAX_POINTS],
+            per_point: 0,
+        };
         let mut p = 0;
-        while p < POINTS {
-            if MILLS[m] & (1 << p) != 0 {
-                out[p][count[p]] = MILLS[m];
-                count[p] += 1;
+        while p < MAX_POINTS {
+            if !d.names[p].is_empty() {
+                g.mask |= 1 << p;
+                g.points += 1;
             }
             p += 1;
         }
-        m += 1;
-    }
-    out
-}
-
-/// The two mills through each point (every point lies on exactly two).
-pub const POINT_MILLS: [[Bits; 2]; POINTS] = build_point_mills();
-
-/// Whether the stones `own` (which include `p`) complete a mill through `p`.
-#[inline(always)]
-pub fn closes_mill(own: Bits, p: usize) -> bool {
-    let [m1, m2] = POINT_MILLS[p];
-    own & m1 == m1 || own & m2 == m2
-}
-
-/// The stones of `own` that stand in at least one complete mill.
-#[inline]
-pub fn stones_in_mills(own: Bits) -> Bits {
-    let mut out = 0;
-    for &m in MILLS.iter() {
-        if own & m == m {
-            out |= m;
+        // Reading order: the points sorted by their key, by selection.
+        let mut i = 0;
+        let mut last = 0u32;
+        while i < g.points {
+            let mut best = u32::MAX;
+            let mut p = 0;
+            while p < MAX_POINTS {
+                if !d.names[p].is_empty() {
+                    let key = reading_key(d.names[p]);
+                    if (i == 0 || key > last) && key < best {
+                        best = key;
+                        g.reading[i] = p as u8;
+                    }
+                }
+                p += 1;
+            }
+            last = best;
+            i += 1;
         }
+        let mut group = 0;
+        while group < d.lines.len() {
+            let lines = d.lines[group];
+            let mut l = 0;
+            while l < lines.len() {
+                let line = lines[l];
+                let mut mill: Bits = 0;
+                let mut j = 0;
+                while j < line.len() {
+                    let p = point_of(&d.names, line[j]);
+                    mill |= 1 << p;
+                    if j > 0 {
+                        let q = point_of(&d.names, line[j - 1]);
+                        g.adj[p] |= 1 << q;
+                        g.adj[q] |= 1 << p;
+                        g.edges[g.edge_count] = if p < q { (p as u8, q as u8) } else { (q as u8, p as u8) };
+                        g.edge_count += 1;
+                    }
+                    j += 1;
+                }
+                if line.len() == 3 {
+                    g.mills[g.mill_count] = mill;
+                    g.mill_count += 1;
+                    let mut p = 0;
+                    while p < MAX_POINTS {
+                        if mill >> p & 1 != 0 {
+                            let mut slot = 0;
+                            while g.point_mills[p][slot] != NO_MILL {
+                                slot += 1;
+                            }
+                            g.point_mills[p][slot] = mill;
+                            if slot + 1 > g.per_point {
+                                g.per_point = slot + 1;
+                            }
+                        }
+                        p += 1;
+                    }
+                }
+                l += 1;
+            }
+            group += 1;
+        }
+        g
     }
-    out
-}
 
-/// The opponent stones that a capture may remove: those outside mills, or any
-/// stone when all of them stand in mills.
-///
-/// Empty when the opponent has no stone on the board (it still has stones in hand).
-/// The rule for that case, decided here once for every move generator (movement,
-/// placement, the search, the brute-force checks in the tests): the move that closes
-/// the mill is legal and removes nothing, as there is nothing to remove. A mill is
-/// a capture only where a stone is actually taken. This case occurs only in placement
-/// positions, never in the movement phase, where each side has at least 3 stones.
-#[inline]
-pub fn removable(opp: Bits) -> Bits {
-    let free = opp & !stones_in_mills(opp);
-    if free == 0 {
-        opp
-    } else {
-        free
+    /// Points of the board: 24 or 16.
+    pub const fn points(&self) -> usize {
+        self.points
+    }
+
+    /// Squares of the board: 3 or 2.
+    pub const fn rings(&self) -> usize {
+        self.points / 8
+    }
+
+    /// The internal points in use: all 24 bits, or rings 0 and 2 on `six`.
+    pub const fn mask(&self) -> Bits {
+        self.mask
+    }
+
+    /// The algebraic name of internal point `p`; `""` for a point the board lacks
+    /// (ring 1 of `six`).
+    pub const fn name(&self, p: usize) -> &'static str {
+        self.names[p]
+    }
+
+    /// The internal point of an algebraic name (case-insensitive), if the board has it.
+    pub fn point(&self, name: &str) -> Option<usize> {
+        let lower = name.trim().to_ascii_lowercase();
+        self.names.iter().position(|n| !n.is_empty() && *n == lower)
+    }
+
+    /// The notation's reading order (rows from the top, left to right) as internal
+    /// point numbers: character `i` of a board string is point `reading()[i]`.
+    pub const fn reading(&self) -> &[u8] {
+        self.reading.split_at(self.points).0
+    }
+
+    /// Neighbours of each internal point (24 entries, 0 for a point the board lacks).
+    pub const fn adj(&self) -> &[Bits; MAX_POINTS] {
+        &self.adj
+    }
+
+    /// Every edge once, `(p, q)` with `p < q`.
+    pub const fn edges(&self) -> &[(u8, u8)] {
+        self.edges.split_at(self.edge_count).0
+    }
+
+    /// The mills, as point sets.
+    pub const fn mills(&self) -> &[Bits] {
+        self.mills.split_at(self.mill_count).0
+    }
+
+    /// The mills, then [`NO_MILL`] up to [`MAX_MILLS`].
+    pub const fn padded_mills(&self) -> &[Bits; MAX_MILLS] {
+        &self.mills
+    }
+
+    /// The mills through each point, at most 3 (a corner of `nine-diagonal`); unused
+    /// entries are [`NO_MILL`], which no set of points completes.
+    pub const fn point_mills(&self) -> &[[Bits; 3]; MAX_POINTS] {
+        &self.point_mills
+    }
+
+    /// The most mills through one point: 2, or 3 with diagonals.
+    pub const fn mills_per_point(&self) -> usize {
+        self.per_point
     }
 }
 
@@ -188,47 +253,5 @@ impl Iterator for BitIter {
             self.0 &= self.0 - 1;
             Some(p)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn board_has_32_edges_and_16_mills() {
-        let degree_sum: u32 = ADJ.iter().map(|a| a.count_ones()).sum();
-        assert_eq!(degree_sum, 64);
-        for p in 0..POINTS {
-            for q in BitIter(ADJ[p]) {
-                assert!(ADJ[q] & (1 << p) != 0, "adjacency is symmetric");
-            }
-        }
-        assert_eq!(MILLS.iter().filter(|m| m.count_ones() == 3).count(), 16);
-        let mut seen = std::collections::HashSet::new();
-        assert!(MILLS.iter().all(|m| seen.insert(*m)));
-    }
-
-    #[test]
-    fn named_mills_from_rules() {
-        let set = |names: &[&str]| names.iter().map(|n| 1 << point_by_name(n).unwrap()).sum::<Bits>();
-        for mill in [["a1", "d1", "g1"], ["a4", "b4", "c4"], ["d5", "d6", "d7"], ["a7", "a4", "a1"]] {
-            assert!(MILLS.contains(&set(&mill)), "{mill:?}");
-        }
-        assert!(!MILLS.contains(&set(&["a7", "b6", "c5"])), "diagonals are not mills");
-        assert!(ADJ[point_by_name("d7").unwrap()] & set(&["d6"]) != 0);
-        assert!(ADJ[point_by_name("a7").unwrap()] & set(&["b6"]) == 0, "no diagonal edges");
-    }
-
-    #[test]
-    fn reading_order_is_a_permutation() {
-        let mut seen = 0u32;
-        for &p in READING_ORDER.iter() {
-            seen |= 1 << p;
-        }
-        assert_eq!(seen, FULL);
-        assert_eq!(NAMES[READING_ORDER[0] as usize], "a7");
-        assert_eq!(NAMES[READING_ORDER[23] as usize], "g1");
-        assert_eq!(NAMES[READING_ORDER[9] as usize], "a4");
     }
 }

@@ -8,6 +8,8 @@
 //! is `standard` and has its fingerprint.
 
 pub mod board;
+pub mod board24;
+mod builder;
 pub mod color;
 pub mod game;
 pub mod geometry;
@@ -15,54 +17,13 @@ pub mod movegen;
 pub mod ply;
 pub mod symmetry;
 
+pub use board::Board;
+pub use builder::RulesBuilder;
 pub use color::Color;
 
 use std::fmt;
 use std::str::FromStr;
 use xxhash_rust::xxh3::xxh3_64;
-
-/// The boards of the family: concentric squares of 8 points each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Board {
-    /// 24 points, 32 edges, 16 mills: the standard board.
-    Nine,
-    /// The standard board with the 4 corner diagonals as edges and mills: 40 edges,
-    /// 20 mills (Morabaraba, Twelve Men's Morris).
-    NineDiagonal,
-    /// 16 points on two squares, 20 edges, 8 mills (Six and Five Men's Morris).
-    Six,
-}
-
-impl Board {
-    /// Every board, in the order of `docs/rules.md`.
-    pub const ALL: [Board; 3] = [Board::Nine, Board::NineDiagonal, Board::Six];
-
-    /// The board's name in rule strings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Board::Nine => "nine",
-            Board::NineDiagonal => "nine-diagonal",
-            Board::Six => "six",
-        }
-    }
-
-    /// Points of the board.
-    pub fn points(self) -> u8 {
-        match self {
-            Board::Nine | Board::NineDiagonal => 24,
-            Board::Six => 16,
-        }
-    }
-
-    /// The internal points the board uses: all 24, or rings 0 and 2 for `six`
-    /// (see `board`), so that every board shares the 24-point symmetry tables.
-    pub const fn mask(self) -> u32 {
-        match self {
-            Board::Nine | Board::NineDiagonal => 0xff_ffff,
-            Board::Six => 0xff_00ff,
-        }
-    }
-}
 
 /// Who may fly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -115,22 +76,19 @@ pub enum FullBoard {
 /// assert!("standard,stones=13".parse::<Rules>().is_err());
 /// # Ok::<(), morris::rules::RulesError>(())
 /// ```
+///
+/// The fields are private because not every combination is a rule set (`stones` is
+/// at most half the board's points, else no start exists): a `Rules` comes from a
+/// named set, a parsed string or [`RulesBuilder::build`], which check it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
-    /// The board.
-    pub board: Board,
-    /// Stones each player has in hand at the start.
-    pub stones: u8,
-    /// Who may fly.
-    pub flying: Flying,
-    /// Whether a player with stones in hand and on the board may move instead of place.
-    pub lasker: bool,
-    /// Which stone a mill removes.
-    pub removal: Removal,
-    /// Stones a double mill removes.
-    pub take: Take,
-    /// The value of a full board.
-    pub full_board: FullBoard,
+    board: Board,
+    stones: u8,
+    flying: Flying,
+    lasker: bool,
+    removal: Removal,
+    take: Take,
+    full_board: FullBoard,
 }
 
 /// Why a rule string was refused. Each message lists what is allowed.
@@ -168,15 +126,43 @@ const NAMES: [(&str, Rules); 6] = [
 
 impl Rules {
     /// Standard Nine Men's Morris (`docs/rules.md`).
-    pub const STANDARD: Rules = Rules {
-        board: Board::Nine,
-        stones: 9,
-        flying: Flying::Three,
-        lasker: false,
-        removal: Removal::Standard,
-        take: Take::One,
-        full_board: FullBoard::Loss,
-    };
+    pub const STANDARD: Rules =
+        Rules { board: Board::Nine, stones: 9, flying: Flying::Three, lasker: false, removal: Removal::Standard, take: Take::One, full_board: FullBoard::Loss };
+
+    /// The board.
+    pub const fn board(&self) -> Board {
+        self.board
+    }
+
+    /// Stones each player has in hand at the start.
+    pub const fn stones(&self) -> u8 {
+        self.stones
+    }
+
+    /// Who may fly.
+    pub const fn flying(&self) -> Flying {
+        self.flying
+    }
+
+    /// Whether a player with stones in hand and on the board may move instead of place.
+    pub const fn lasker(&self) -> bool {
+        self.lasker
+    }
+
+    /// Which stone a mill removes.
+    pub const fn removal(&self) -> Removal {
+        self.removal
+    }
+
+    /// Stones a double mill removes.
+    pub const fn take(&self) -> Take {
+        self.take
+    }
+
+    /// The value of a full board.
+    pub const fn full_board(&self) -> FullBoard {
+        self.full_board
+    }
 
     /// The named rule sets of `docs/rules.md`, in its order.
     pub fn named() -> impl Iterator<Item = (&'static str, Rules)> {
@@ -187,11 +173,40 @@ impl Rules {
     fn options(&self) -> [(&'static str, String); 6] {
         [
             ("stones", self.stones.to_string()),
-            ("flying", match self.flying { Flying::Three => "3", Flying::None => "none" }.to_string()),
+            (
+                "flying",
+                match self.flying {
+                    Flying::Three => "3",
+                    Flying::None => "none",
+                }
+                .to_string(),
+            ),
             ("lasker", if self.lasker { "yes" } else { "no" }.to_string()),
-            ("removal", match self.removal { Removal::Standard => "standard", Removal::Strict => "strict", Removal::Lenient => "lenient" }.to_string()),
-            ("take", match self.take { Take::One => "one", Take::Each => "each" }.to_string()),
-            ("full-board", match self.full_board { FullBoard::Loss => "loss", FullBoard::Draw => "draw" }.to_string()),
+            (
+                "removal",
+                match self.removal {
+                    Removal::Standard => "standard",
+                    Removal::Strict => "strict",
+                    Removal::Lenient => "lenient",
+                }
+                .to_string(),
+            ),
+            (
+                "take",
+                match self.take {
+                    Take::One => "one",
+                    Take::Each => "each",
+                }
+                .to_string(),
+            ),
+            (
+                "full-board",
+                match self.full_board {
+                    FullBoard::Loss => "loss",
+                    FullBoard::Draw => "draw",
+                }
+                .to_string(),
+            ),
         ]
     }
 
@@ -210,33 +225,6 @@ impl Rules {
     pub fn fingerprint(&self) -> u64 {
         xxh3_64(format!("morris-rules-v1;{}", self.full()).as_bytes()).max(1)
     }
-
-    fn set(&mut self, option: &str, value: &str) -> Result<(), RulesError> {
-        let bad = |option: &'static str, allowed: &str| RulesError::BadValue { option, value: value.to_string(), allowed: allowed.to_string() };
-        match option {
-            "stones" => {
-                let max = 12.min(self.board.points() / 2);
-                let allowed = format!("3..={max} on the {} board (at most half its {} points)", self.board.name(), self.board.points());
-                self.stones = value.parse().ok().filter(|n| (3..=max).contains(n)).ok_or_else(|| bad("stones", &allowed))?;
-            }
-            "flying" => self.flying = match value { "3" => Flying::Three, "none" => Flying::None, _ => return Err(bad("flying", "3, none")) },
-            "lasker" => self.lasker = match value { "yes" => true, "no" => false, _ => return Err(bad("lasker", "no, yes")) },
-            "removal" => {
-                self.removal = match value {
-                    "standard" => Removal::Standard,
-                    "strict" => Removal::Strict,
-                    "lenient" => Removal::Lenient,
-                    _ => return Err(bad("removal", "standard, strict, lenient")),
-                }
-            }
-            "take" => self.take = match value { "one" => Take::One, "each" => Take::Each, _ => return Err(bad("take", "one, each")) },
-            "full-board" => {
-                self.full_board = match value { "loss" => FullBoard::Loss, "draw" => FullBoard::Draw, _ => return Err(bad("full-board", "loss, draw")) }
-            }
-            other => return Err(RulesError::UnknownOption(other.to_string())),
-        }
-        Ok(())
-    }
 }
 
 impl Default for Rules {
@@ -251,12 +239,13 @@ impl FromStr for Rules {
     fn from_str(s: &str) -> Result<Rules, RulesError> {
         let mut parts = s.trim().split(',').map(str::trim);
         let name = parts.next().unwrap_or_default();
-        let mut rules = NAMES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r).ok_or_else(|| RulesError::UnknownName(name.to_string()))?;
+        let named = NAMES.iter().find(|(n, _)| *n == name).map(|(_, r)| *r).ok_or_else(|| RulesError::UnknownName(name.to_string()))?;
+        let mut rules = named.to_builder();
         for part in parts {
             let (k, v) = part.split_once('=').ok_or_else(|| RulesError::NoValue(part.to_string()))?;
-            rules.set(k.trim(), v.trim())?;
+            rules = rules.set(k.trim(), v.trim())?;
         }
-        Ok(rules)
+        rules.build()
     }
 }
 
@@ -266,15 +255,8 @@ impl FromStr for Rules {
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mine = self.options();
-        let diff = |r: &Rules| -> Vec<(&'static str, String)> {
-            r.options().iter().zip(&mine).filter(|(a, b)| a.1 != b.1).map(|(_, b)| b.clone()).collect()
-        };
-        let (name, diffs) = NAMES
-            .iter()
-            .filter(|(_, r)| r.board == self.board)
-            .map(|(n, r)| (*n, diff(r)))
-            .min_by_key(|(_, d)| d.len())
-            .expect("every board has a named rule set");
+        let diff = |r: &Rules| -> Vec<(&'static str, String)> { r.options().iter().zip(&mine).filter(|(a, b)| a.1 != b.1).map(|(_, b)| b.clone()).collect() };
+        let (name, diffs) = NAMES.iter().filter(|(_, r)| r.board == self.board).map(|(n, r)| (*n, diff(r))).min_by_key(|(_, d)| d.len()).expect("every board has a named rule set");
         f.write_str(name)?;
         for (k, v) in diffs {
             write!(f, ",{k}={v}")?;

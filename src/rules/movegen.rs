@@ -3,7 +3,8 @@
 //! Positions here are side-relative: `(mover, opp)`. A child is given from the point of
 //! view of its own side to move, so after a move the roles swap.
 
-use crate::rules::game::{Board24, Game};
+use crate::rules::board24::{on_board, Board24};
+use crate::rules::game::Game;
 use crate::rules::geometry::{BitIter, Bits};
 use crate::rules::Board;
 use std::fmt;
@@ -24,11 +25,11 @@ pub const NONE: u8 = u8::MAX;
 /// # Examples
 ///
 /// ```rust
-/// use morris::rules::geometry::point_by_name;
 /// use morris::rules::movegen::{Move, NONE};
+/// use morris::rules::Board;
 ///
 /// let m: Move = "a1-a4xd7".parse()?;
-/// let point = |name| point_by_name(name).unwrap() as u8;
+/// let point = |name| Board::Nine.geometry().point(name).unwrap() as u8;
 /// assert_eq!(m, Move { from: point("a1"), to: point("a4"), capture: point("d7"), capture2: NONE });
 ///
 /// let place: Move = "d1".parse()?;
@@ -69,17 +70,17 @@ impl Move {
     /// The move in the notation of `docs/rules.md`, with the point names of `board`
     /// (`six` names its 16 points a1..e5).
     pub fn notation(&self, board: Board) -> String {
-        let names = &board.geometry().names;
+        let geo = board.geometry();
         let mut out = String::new();
         if self.from != NONE {
-            out += &names[self.from as usize];
+            out += geo.name(self.from as usize);
             out.push('-');
         }
-        out += &names[self.to as usize];
+        out += geo.name(self.to as usize);
         for c in [self.capture, self.capture2] {
             if c != NONE {
                 out.push('x');
-                out += &names[c as usize];
+                out += geo.name(c as usize);
             }
         }
         out
@@ -149,12 +150,12 @@ pub fn for_each_move(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Move, Bits,
 /// than 3 stones on the board and in hand.
 #[inline(always)]
 pub fn for_each_move_with(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, f: impl FnMut(Move, Bits, Bits)) {
-    crate::rules::game::on_board!(g, B => moves_on::<B>(g, mover, opp, mover_hand, opp_hand, f))
+    on_board!(g, B => moves_on::<B>(g, mover, opp, mover_hand, opp_hand, f))
 }
 
 #[inline(always)]
 fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u8, mut f: impl FnMut(Move, Bits, Bits)) {
-    let empty = !(mover | opp) & g.full;
+    let empty = !(mover | opp) & g.full();
     let rem = g.removable_on::<B>(opp);
     let flies = g.flies(mover.count_ones() + mover_hand as u32);
     for from in BitIter(mover) {
@@ -164,7 +165,7 @@ fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_ha
             // A mill that can take nothing (see `Game::removable`) is a plain move.
             if rem == 0 || !Game::closes_mill_on::<B>(after, to) {
                 f(Move { from: from as u8, to: to as u8, capture: NONE, capture2: NONE }, opp, after);
-            } else if g.take_each {
+            } else if g.take_each() {
                 // One removal per mill closed (a slide closes two only on the diagonal board).
                 double_mill(g, from as u8, to as u8, after, opp, opp_hand, Game::mills_closed_on::<B>(after, to), &mut f);
             } else {
@@ -205,8 +206,8 @@ pub fn is_blocked(g: &Game, mover: Bits, opp: Bits) -> bool {
     if g.flies(mover.count_ones()) {
         return false;
     }
-    let empty = !(mover | opp) & g.full;
-    BitIter(mover).all(|p| g.adj[p] & empty == 0)
+    let empty = !(mover | opp) & g.full();
+    BitIter(mover).all(|p| g.adj()[p] & empty == 0)
 }
 
 /// Calls `f(parent_mover, parent_opp)` for every position that reaches `(mover, opp)`
@@ -220,16 +221,16 @@ pub fn for_each_unmove(g: &Game, mover: Bits, opp: Bits, f: impl FnMut(Bits, Bit
 /// hand (a Lasker player moves with stones in hand; they count towards flying).
 #[inline(always)]
 pub fn for_each_unmove_with(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, f: impl FnMut(Bits, Bits)) {
-    crate::rules::game::on_board!(g, B => unmoves_on::<B>(g, mover, opp, parent_hand, f))
+    on_board!(g, B => unmoves_on::<B>(g, mover, opp, parent_hand, f))
 }
 
 #[inline(always)]
 fn unmoves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut f: impl FnMut(Bits, Bits)) {
-    let empty = !(mover | opp) & g.full;
+    let empty = !(mover | opp) & g.full();
     let flying = g.flies(opp.count_ones() + parent_hand as u32);
     // A move onto `to` that completed a mill removed a stone of `mover`, unless the
     // rules left none to remove (`removal=strict` with every stone in a mill).
-    let mills_remove = match g.removal {
+    let mills_remove = match g.removal() {
         // Under the other rules any stone can go when none is free.
         crate::rules::Removal::Strict => g.removable_on::<B>(mover) != 0,
         _ => mover != 0,
@@ -248,7 +249,10 @@ fn unmoves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, parent_hand: u8, mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::{point_by_name, NAMES};
+
+    fn point_by_name(name: &str) -> Option<usize> {
+        Board::Nine.geometry().point(name)
+    }
 
     fn set(names: &str) -> Bits {
         names.split(',').filter(|n| !n.is_empty()).map(|n| 1 << point_by_name(n).unwrap()).sum()
@@ -262,7 +266,7 @@ mod tests {
         let mut caps = vec![];
         for_each_move(Game::standard(), w, b, |m, _, _| {
             if m.capture != NONE {
-                caps.push(NAMES[m.capture as usize]);
+                caps.push(Board::Nine.geometry().name(m.capture as usize));
             }
         });
         assert_eq!(caps, vec!["b4"], "only the stone outside the mill can be taken");

@@ -4,10 +4,10 @@
 //! draw classes and [`Position::children`](crate::position::Position::children)
 //! generate moves here.
 
-use crate::rules::Color;
 use crate::rules::game::Game;
 use crate::rules::geometry::{BitIter, Bits};
 use crate::rules::movegen::{for_each_move_with, Move, NONE};
+use crate::rules::Color;
 
 /// Hands and side to move at one ply from the root.
 #[derive(Clone, Copy, Debug)]
@@ -38,10 +38,18 @@ impl Ply {
         }
     }
     pub fn mover_hand(self) -> u8 {
-        if self.to_move == Color::White { self.white_hand } else { self.black_hand }
+        if self.to_move == Color::White {
+            self.white_hand
+        } else {
+            self.black_hand
+        }
     }
     pub fn opp_hand(self) -> u8 {
-        if self.to_move == Color::White { self.black_hand } else { self.white_hand }
+        if self.to_move == Color::White {
+            self.black_hand
+        } else {
+            self.white_hand
+        }
     }
     pub fn is_movement(self) -> bool {
         self.white_hand == 0 && self.black_hand == 0
@@ -57,7 +65,11 @@ impl Ply {
     }
     /// (white, black) from (mover, opponent) at this ply.
     pub fn colours(self, mover: Bits, opp: Bits) -> (Bits, Bits) {
-        if self.to_move == Color::White { (mover, opp) } else { (opp, mover) }
+        if self.to_move == Color::White {
+            (mover, opp)
+        } else {
+            (opp, mover)
+        }
     }
 }
 
@@ -69,14 +81,30 @@ impl Ply {
 #[inline(always)]
 pub fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move_with(game, mover, opp, 0, ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        for_each_move_with(
+            game,
+            mover,
+            opp,
+            0,
+            ply.opp_hand(),
+            #[inline(always)]
+            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
+        );
         return;
     }
     // Lasker: a side with stones both in hand and on the board may move instead.
-    if game.rules.lasker && mover != 0 {
-        for_each_move_with(game, mover, opp, ply.mover_hand(), ply.opp_hand(), #[inline(always)] |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+    if game.rules().lasker && mover != 0 {
+        for_each_move_with(
+            game,
+            mover,
+            opp,
+            ply.mover_hand(),
+            ply.opp_hand(),
+            #[inline(always)]
+            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
+        );
     }
-    let empty = !(mover | opp) & game.full;
+    let empty = !(mover | opp) & game.full();
     // Empty when a mill takes nothing: against an empty board, or `removal=strict`
     // with every stone in a mill (see `Game::removable`).
     let rem = game.removable(opp);
@@ -85,7 +113,7 @@ pub fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: i
         let mills = game.mills_closed(after, to);
         if mills == 0 || rem == 0 {
             f(Move { from: NONE, to: to as u8, capture: NONE, capture2: NONE }, after, opp);
-        } else if mills >= 2 && game.take_each {
+        } else if mills >= 2 && game.take_each() {
             game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
                 let (capture, capture2) = crate::rules::movegen::removed_pair(opp, left);
                 f(Move { from: NONE, to: to as u8, capture, capture2 }, after, left)
@@ -122,13 +150,13 @@ pub fn children(game: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_hand: u
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::point_by_name;
 
     /// A mill closed against an opponent with no stone on the board: the placement is
-    /// legal and removes nothing (the rule `geometry::removable` documents).
+    /// legal and removes nothing (see `Game::removable`).
     #[test]
     fn mill_against_an_empty_board_removes_nothing() {
-        let white = (1 << point_by_name("a1").unwrap()) | (1 << point_by_name("d1").unwrap());
+        let geo = crate::rules::Board::Nine.geometry();
+        let white = (1 << geo.point("a1").unwrap()) | (1 << geo.point("d1").unwrap());
         let ply = Ply { white_hand: 1, black_hand: 3, to_move: Color::White };
         let mut moves = vec![];
         for_each_ply_move(Game::standard(), ply, white, 0, |mv, after, opp| moves.push((mv.to_string(), after, opp)));
@@ -138,4 +166,3 @@ mod tests {
         assert_eq!(g1.1.count_ones(), 3);
     }
 }
-

@@ -5,7 +5,7 @@
 //! (`g & 4`), then an optional inner/outer swap (`g & 8`). Applying one to a bitboard
 //! costs three byte-table lookups, because each symmetry maps whole rings to rings.
 
-use crate::rules::geometry::{Bits, POINTS};
+use crate::rules::geometry::{Bits, MAX_POINTS as POINTS};
 use std::sync::OnceLock;
 
 /// Number of board symmetries; symmetry `0` is the identity.
@@ -89,20 +89,14 @@ pub fn warm_up() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::geometry::{ADJ, MILLS};
 
+    /// Each board's edges and mills are kept by every symmetry (tested in `board`).
     #[test]
-    fn symmetries_preserve_edges_and_mills_and_are_distinct() {
+    fn symmetries_are_distinct_permutations() {
         let mut images = std::collections::HashSet::new();
         for g in 0..COUNT {
-            for p in 0..POINTS {
-                let adj_img = apply(g, ADJ[p]);
-                assert_eq!(adj_img, ADJ[map_point(g, p)]);
-            }
-            for m in MILLS {
-                assert!(MILLS.contains(&apply(g, m)));
-            }
             let img: Vec<usize> = (0..POINTS).map(|p| map_point(g, p)).collect();
+            assert_eq!(img.iter().copied().collect::<std::collections::BTreeSet<_>>().len(), POINTS);
             assert!(images.insert(img));
         }
     }

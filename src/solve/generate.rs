@@ -94,7 +94,7 @@ impl Reporter for crate::solve::progress::NoProgress {}
 /// [`run`] skips the ones already on disk.
 pub fn plan(opts: &Options) -> Vec<Unit> {
     let game = opts.rules.game();
-    let all = Unit::all_in_order_up_to(opts.rules.stones);
+    let all = Unit::all_in_order_up_to(opts.rules.stones());
     let mut roots: Vec<Unit> = match opts.only {
         None => all.iter().copied().filter(|u| u.total() <= opts.max_stones).collect(),
         Some(sub) => vec![sub.unit()],
@@ -114,8 +114,7 @@ pub fn plan(opts: &Options) -> Vec<Unit> {
 /// Every sector the starts of `opts` reach, if it names any.
 fn start_sectors(opts: &Options) -> Option<BTreeSet<Sector>> {
     let game = opts.rules.game();
-    let sets: Vec<BTreeSet<Sector>> =
-        opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(|s| Sector::reachable(s, game)).collect();
+    let sets: Vec<BTreeSet<Sector>> = opts.starts.iter().filter_map(|&(wk, bk)| Sector::start(wk, bk)).map(|s| Sector::reachable(s, game)).collect();
     (!sets.is_empty()).then(|| sets.into_iter().flatten().collect())
 }
 
@@ -209,7 +208,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
         let solved = solve_unit(game, &unit.sectors(), &cache, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
         let seconds = start.elapsed().as_secs_f64();
         for SolvedSector { sector, values, deep } in solved {
-            let stats = Stats::of_deep(&sector.index_on(game.rules.board), &values, Some(&deep));
+            let stats = Stats::of_deep(&sector.index(game.rules().board()), &values, Some(&deep));
             let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
             let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);
@@ -230,7 +229,7 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
 /// solve a start of another game under these rules' name, or leave out a subspace they
 /// never reach and end with nothing of what was asked.
 pub fn within_rules(opts: &Options) -> Result<(), TableError> {
-    let most = opts.rules.stones;
+    let most = opts.rules.stones();
     let beyond = |asked: String| TableError::BeyondRules { asked, rules: opts.rules };
     if let Some(&(wk, bk)) = opts.starts.iter().find(|&&(wk, bk)| wk > most || bk > most) {
         return Err(beyond(format!("the start {wk}-{bk}")));
@@ -244,10 +243,7 @@ pub fn within_rules(opts: &Options) -> Result<(), TableError> {
 /// Whether an existing table can be replaced by solving it again (it is damaged or
 /// from another format), as opposed to an error the user must see (I/O, say).
 fn resolvable(e: &TableError) -> bool {
-    matches!(
-        e,
-        TableError::Corrupt { .. } | TableError::Truncated { .. } | TableError::BadMagic { .. } | TableError::Version { .. }
-    )
+    matches!(e, TableError::Corrupt { .. } | TableError::Truncated { .. } | TableError::BadMagic { .. } | TableError::Version { .. })
 }
 
 /// Solves the placement sectors of `opts.starts`, children first.
@@ -291,7 +287,7 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
         let solved = solve_unit(game, unit, &cache, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
         let seconds = start.elapsed().as_secs_f64();
         for SolvedSector { sector, values, deep } in solved {
-            let stats = Stats::of_deep(&sector.index_on(game.rules.board), &values, Some(&deep));
+            let stats = Stats::of_deep(&sector.index(game.rules().board()), &values, Some(&deep));
             let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
             let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
             reporter.done(&r);

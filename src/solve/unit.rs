@@ -49,7 +49,7 @@ pub fn solve_unit(game: &Game, sectors: &[Sector], tables: &dyn SectorTables, pr
     };
     // Induction knows placements only: a Lasker sector's moves go to the retrograde
     // solver even where they leave the unit.
-    let solved = if sectors.len() == 1 && !sectors[0].cyclic(game) && !game.rules.lasker {
+    let solved = if sectors.len() == 1 && !sectors[0].cyclic(game) && !game.rules().lasker() {
         vec![induction::solve_sector(game, sectors[0], tables, progress, limits)]
     } else {
         retro::solve(game, sectors, tables, progress, limits)
@@ -82,7 +82,7 @@ mod tests {
         let sub34 = Subspace::new(3, 4).unwrap();
         let unit = sub34.unit();
         let sub33 = Subspace::new(3, 3).unwrap();
-        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(MAX_LOSS); SubspaceIndex::new(sub33).len() as usize])].into();
+        let deep: HashMap<Subspace, Vec<u8>> = [(sub33, vec![enc_loss(MAX_LOSS); SubspaceIndex::new(crate::rules::Board::Nine, sub33.s, sub33.o).len() as usize])].into();
         let err = solve_unit(game, &unit.sectors(), &deep, &NoProgress, DeepValues::Refuse).unwrap_err();
         assert_eq!(err.depth, 253);
         // Only 3-4's captures lead into 3-3 (4-3's leave two stones): the error names it,
@@ -128,7 +128,7 @@ mod tests {
             let mut plain: HashMap<Sector, Vec<u8>> = HashMap::new();
             let mut deep = WithDeep(HashMap::new());
             let (mut deep_values, mut deepest) = (0, 0);
-            let movement = Unit::all_in_order_up_to(game.rules.stones).into_iter().filter(|u| u.total() <= 8).map(|u| u.sectors());
+            let movement = Unit::all_in_order_up_to(game.rules().stones()).into_iter().filter(|u| u.total() <= 8).map(|u| u.sectors());
             let start = Sector::start(4, 4).unwrap();
             let placement = Sector::solve_units(&Sector::reachable(start, game), game).unwrap().into_iter().filter(|u| !u[0].is_movement());
             for unit in movement.chain(placement) {
@@ -136,7 +136,7 @@ mod tests {
                 let b = solve_unit(game, &unit, &deep, &NoProgress, DeepValues::Keep(low)).unwrap();
                 for (want, got) in a.into_iter().zip(b) {
                     let sector = want.sector;
-                    let index = sector.index_on(game.rules.board);
+                    let index = sector.index(game.rules().board());
                     for (i, (&w, &b)) in want.values.iter().zip(&got.values).enumerate() {
                         if index.may_be_hole(i as u64) && index.is_hole(i as u64) {
                             continue;

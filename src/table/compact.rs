@@ -46,12 +46,7 @@ pub fn omissible(weights: &BTreeMap<Sector, u64>, game: &crate::rules::game::Gam
     }
 }
 
-fn greedy<K: Ord>(
-    eligible: &[Sector],
-    key: impl Fn(&Sector) -> K,
-    weights: &BTreeMap<Sector, u64>,
-    neighbours: &BTreeMap<Sector, BTreeSet<Sector>>,
-) -> BTreeSet<Sector> {
+fn greedy<K: Ord>(eligible: &[Sector], key: impl Fn(&Sector) -> K, weights: &BTreeMap<Sector, u64>, neighbours: &BTreeMap<Sector, BTreeSet<Sector>>) -> BTreeSet<Sector> {
     let mut order = eligible.to_vec();
     order.sort_by_key(key);
     let mut omitted = BTreeSet::new();
@@ -89,12 +84,12 @@ mod tests {
     #[test]
     fn omitted_sectors_only_lead_into_kept_ones() {
         let all = Sector::reachable(Sector::start(9, 9).unwrap(), crate::rules::game::Game::standard());
-        let mut weights: BTreeMap<Sector, u64> = all.iter().map(|&x| (x, x.index().len())).collect();
+        let mut weights: BTreeMap<Sector, u64> = all.iter().map(|&x| (x, x.index(crate::rules::Board::Nine).len())).collect();
         // The movement subspaces that 9-9 does not reach through captures are there too.
         for s in 3..=9 {
             for o in 3..=9 {
                 let x = Sector::new(s, o, 0, 0).unwrap();
-                weights.insert(x, x.index().len());
+                weights.insert(x, x.index(crate::rules::Board::Nine).len());
             }
         }
         assert_eq!(weights.len(), 498);

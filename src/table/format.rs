@@ -1,11 +1,12 @@
 //! The bytes of a table file's header and block index: one [`Header`] type that
-//! writes itself ([`Header::to_bytes`]) and parses itself back ([`Header::parse`]),
-//! so the writer and the reader cannot disagree about a field.
+//! writes itself ([`Header::to_bytes`]) and parses itself back (as the [`Strong`] kind
+//! of block file), so the writer and the reader cannot disagree about a field.
 
-use super::TableError;
-use crate::rules::Rules;
-use crate::position::sector::Sector;
+use super::block::{get_u16, get_u32, get_u64, put_u64, Common, Kind};
 use super::stats::Stats;
+use super::TableError;
+use crate::position::sector::Sector;
+use crate::rules::Rules;
 use std::path::Path;
 use xxhash_rust::xxh3::Xxh3;
 
@@ -14,14 +15,11 @@ pub const MAGIC: &[u8; 8] = b"MORRISTB";
 /// The format version this build writes and reads (no other is read).
 pub const VERSION: u16 = 3;
 /// Bytes of the fixed header, before the block index.
-pub const HEADER_LEN: usize = 256;
+pub const HEADER_LEN: usize = super::block::HEADER_LEN;
 /// Bytes of one block index entry.
 pub const INDEX_ENTRY: usize = 24;
 /// Entries per block: the unit of compression and of a probe's decompression.
 pub const BLOCK_SIZE: u32 = 1 << 13;
-/// Room for the canonical rule string (ASCII, NUL-padded).
-const RULES_LEN: usize = 128;
-const RULES_AT: usize = 128;
 const HASH_AT: usize = 120;
 const FLAGS_AT: usize = 88;
 /// Flag: the depth planes were stripped (`morris strip`, `compact --wdl`).
@@ -117,22 +115,6 @@ pub struct Header {
     pub deep: Option<DeepSpan>,
 }
 
-pub(super) fn put_u64(buf: &mut [u8], at: usize, v: u64) {
-    buf[at..at + 8].copy_from_slice(&v.to_le_bytes());
-}
-
-pub(super) fn get_u64(buf: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(buf[at..at + 8].try_into().unwrap())
-}
-
-fn get_u32(buf: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(buf[at..at + 4].try_into().unwrap())
-}
-
-fn get_u16(buf: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes(buf[at..at + 2].try_into().unwrap())
-}
-
 /// XXH3-64 of the header and block index, the checksum field itself excluded.
 fn header_hash(head: &[u8]) -> u64 {
     let mut h = Xxh3::new();
@@ -146,13 +128,7 @@ impl Header {
     pub fn to_bytes(&self, index: &[BlockEntry]) -> Vec<u8> {
         assert_eq!(index.len(), self.blocks as usize, "one index entry per block");
         let mut head = vec![0u8; HEADER_LEN + INDEX_ENTRY * index.len()];
-        head[0..8].copy_from_slice(MAGIC);
-        head[8..10].copy_from_slice(&VERSION.to_le_bytes());
-        let x = self.sector;
-        head[12..16].copy_from_slice(&[x.s, x.o, x.sh, x.oh]);
-        put_u64(&mut head, 16, self.entries);
-        head[24..28].copy_from_slice(&self.block_size.to_le_bytes());
-        head[28..32].copy_from_slice(&self.blocks.to_le_bytes());
+        Common { sector: self.sector, entries: self.entries, block_size: self.block_size, blocks: self.blocks, rules: self.rules }.write::<Strong>(&mut head);
         put_u64(&mut head, 32, self.content_hash);
         let s = &self.stats;
         for (k, v) in [s.positions, s.wins, s.draws, s.losses].into_iter().enumerate() {
@@ -168,9 +144,6 @@ impl Header {
         }
         put_u64(&mut head, 96, self.layout);
         put_u64(&mut head, 104, self.rules.fingerprint());
-        let name = self.rules.to_string();
-        assert!(name.len() < RULES_LEN, "rule string {name} fits the header");
-        head[RULES_AT..RULES_AT + name.len()].copy_from_slice(name.as_bytes());
         for (k, e) in index.iter().enumerate() {
             let at = HEADER_LEN + INDEX_ENTRY * k;
             put_u64(&mut head, at, e.offset);
@@ -184,63 +157,29 @@ impl Header {
         head
     }
 
-    /// Checks the magic and the version in the first bytes of a file, before anything
-    /// else of it is believed.
-    pub fn precheck(path: &Path, fixed: &[u8]) -> Result<(), TableError> {
-        if fixed.len() >= 8 && &fixed[0..8] != MAGIC {
-            return Err(TableError::BadMagic { path: path.to_owned() });
-        }
-        if fixed.len() >= 10 && get_u16(fixed, 8) != VERSION {
-            return Err(TableError::Version { path: path.to_owned(), found: get_u16(fixed, 8) });
-        }
-        Ok(())
-    }
-
-    /// How many bytes of header and block index a file whose first bytes are `fixed`
-    /// (at least [`HEADER_LEN`] of them) has: what to read before [`Header::parse`].
-    pub fn total_len(fixed: &[u8]) -> usize {
-        HEADER_LEN + INDEX_ENTRY * get_u32(fixed, 28) as usize
-    }
-
     /// Parses and checks the header and block index in `head` (exactly
-    /// [`Header::total_len`] bytes) of the file at `path`, which is `file_len` bytes
-    /// long: magic, version, checksum, flags, counts, and that every block lies inside
-    /// the file. What it holds is checked against what the reader expects by the caller.
-    pub fn parse(path: &Path, head: &[u8], file_len: u64) -> Result<(Header, Vec<BlockEntry>), TableError> {
+    /// [`Kind::head_len`] bytes, magic and version checked) of the file at `path`,
+    /// which is `file_len` bytes long: checksum, flags, counts, and that every block
+    /// lies inside the file. What it holds is checked against what the reader expects
+    /// by the caller.
+    fn parse(path: &Path, head: &[u8], file_len: u64) -> Result<(Header, Vec<BlockEntry>), TableError> {
         let corrupt = |detail: &str| TableError::corrupt(path, detail);
-        if head.len() < HEADER_LEN {
-            return Err(TableError::Truncated { path: path.to_owned(), detail: format!("{} bytes, shorter than the {HEADER_LEN}-byte header", head.len()) });
-        }
-        if &head[0..8] != MAGIC {
-            return Err(TableError::BadMagic { path: path.to_owned() });
-        }
-        let version = get_u16(head, 8);
-        if version != VERSION {
-            return Err(TableError::Version { path: path.to_owned(), found: version });
-        }
-        let blocks = get_u32(head, 28);
-        if head.len() != Self::total_len(head) {
-            return Err(TableError::Truncated { path: path.to_owned(), detail: format!("the block index needs {} bytes", Self::total_len(head)) });
-        }
         if header_hash(head) != get_u64(head, HASH_AT) {
             return Err(corrupt("header checksum mismatch"));
         }
-        let sector = Sector::new(head[12], head[13], head[14], head[15]).ok_or_else(|| corrupt("invalid sector in header"))?;
+        let Common { sector, entries, block_size, blocks, rules } = Common::read(path, head)?;
         let flags = head[FLAGS_AT];
         if flags & !(RESULTS_ONLY | COMPACT | DEEP) != 0 {
             return Err(corrupt("unknown flags in header"));
         }
-        let name = &head[RULES_AT..RULES_AT + RULES_LEN];
-        let name = std::str::from_utf8(&name[..name.iter().position(|&b| b == 0).unwrap_or(RULES_LEN)]).map_err(|_| corrupt("rule string is not text"))?;
-        let rules: Rules = name.parse().map_err(|e| corrupt(&format!("rule string `{name}`: {e}")))?;
         if rules.fingerprint() != get_u64(head, 104) {
-            return Err(corrupt(&format!("rule string `{name}` does not match its fingerprint")));
+            return Err(corrupt(&format!("rule string `{rules}` does not match its fingerprint")));
         }
         let header = Header {
             sector,
             rules,
-            entries: get_u64(head, 16),
-            block_size: get_u32(head, 24),
+            entries,
+            block_size,
             blocks,
             content_hash: get_u64(head, 32),
             stats: Stats {
@@ -260,7 +199,10 @@ impl Header {
             Some(d) => {
                 let end = d.count.checked_mul(DEEP_ENTRY as u64).and_then(|n| n.checked_add(d.offset));
                 if d.count == 0 || d.count > header.entries || end.is_none_or(|end| end > file_len) {
-                    return Err(TableError::Truncated { path: path.to_owned(), detail: format!("the deep section of {} entries at {} ends past the end of the file ({file_len} bytes)", d.count, d.offset) });
+                    return Err(TableError::Truncated {
+                        path: path.to_owned(),
+                        detail: format!("the deep section of {} entries at {} ends past the end of the file ({file_len} bytes)", d.count, d.offset),
+                    });
                 }
                 if header.results_only {
                     return Err(corrupt("a results-only file has a deep section"));
@@ -275,16 +217,13 @@ impl Header {
         if header.block_size == 0 || !header.block_size.is_multiple_of(4) || header.entries.div_ceil(header.block_size as u64) != blocks as u64 {
             return Err(corrupt("entry or block count does not match the block size"));
         }
+        let entries = &head[HEADER_LEN..];
+        if entries.len() != INDEX_ENTRY * blocks as usize {
+            return Err(TableError::Truncated { path: path.to_owned(), detail: format!("the block index needs {} bytes", INDEX_ENTRY * blocks as usize) });
+        }
         let mut index = Vec::with_capacity(blocks as usize);
-        for k in 0..blocks as usize {
-            let at = HEADER_LEN + INDEX_ENTRY * k;
-            let e = BlockEntry {
-                offset: get_u64(head, at),
-                wld_len: get_u32(head, at + 8),
-                depth_len: get_u32(head, at + 12),
-                wld_check: get_u32(head, at + 16),
-                depth_check: get_u32(head, at + 20),
-            };
+        for (k, at) in entries.chunks_exact(INDEX_ENTRY).enumerate() {
+            let e = BlockEntry { offset: get_u64(at, 0), wld_len: get_u32(at, 8), depth_len: get_u32(at, 12), wld_check: get_u32(at, 16), depth_check: get_u32(at, 20) };
             let end = e.offset.checked_add(e.wld_len as u64 + e.depth_len as u64);
             if end.is_none_or(|end| end > file_len) {
                 return Err(TableError::Truncated { path: path.to_owned(), detail: format!("block {k} ends past the end of the file ({file_len} bytes)") });
@@ -295,5 +234,25 @@ impl Header {
             index.push(e);
         }
         Ok((header, index))
+    }
+}
+
+/// The strong tables' kind of block file: a [`Header`], a [`BlockEntry`] a block, and
+/// the deep section kept beside them.
+pub struct Strong;
+
+impl Kind for Strong {
+    const MAGIC: &'static [u8; 8] = MAGIC;
+    const VERSION: u16 = VERSION;
+    type Header = Header;
+    type Entry = BlockEntry;
+    type State = super::reader::DeepSection;
+
+    fn head_len(_: &Path, fixed: &[u8]) -> Result<usize, TableError> {
+        Ok(HEADER_LEN + INDEX_ENTRY * get_u32(fixed, 28) as usize)
+    }
+
+    fn parse(path: &Path, head: &[u8], file_len: u64) -> Result<(Header, Vec<BlockEntry>), TableError> {
+        Header::parse(path, head, file_len)
     }
 }

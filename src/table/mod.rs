@@ -1,7 +1,9 @@
 //! The table file format (version 3): one file per sector, `S-O.mtb` for a movement
 //! subspace and `S-O-SH-OH.mtb` for a sector with stones in hand (see `sector`).
 //! [`format`] has the header's bytes, [`writer`] writes files atomically and
-//! [`reader`] reads them, every block checked.
+//! [`reader`] reads them, every block checked. The draw classes of a sector are a
+//! file of their own beside its table ([`class`]); both kinds are read by one
+//! [`block`] reader.
 //!
 //! ```text
 //! offset size  field
@@ -73,6 +75,8 @@
 //! its flag, which builds from before it refuse as an unknown flag (no table without
 //! deep values changed).
 
+pub mod block;
+pub mod class;
 pub mod compact;
 pub mod format;
 pub(crate) mod frame;
@@ -81,12 +85,14 @@ pub mod reader;
 pub mod stats;
 pub mod writer;
 
+pub use block::{BlockFile, Kind};
+pub use class::{class_path, write_classes, ClassFile, ClassHeader, Classes, NO_CLASS};
 pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
 pub use reader::{Checked, Planes, TableFile};
 pub use writer::{lock_dir, write_atomic, write_table, write_table_deep};
 
-use crate::rules::Rules;
 use crate::position::sector::Sector;
+use crate::rules::Rules;
 use std::io;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
@@ -137,13 +143,17 @@ pub enum TableError {
         /// What refused it.
         reader: &'static str,
     },
-    /// The file has a format version other than [`VERSION`]; solve it again.
-    #[error("{} has format version {found}; this build reads version {VERSION}", path.display())]
+    /// The file is of its kind (its magic is right) but of another format version
+    /// than this build reads: a file of an older or newer build, not a damaged one.
+    /// Solving it again replaces it.
+    #[error("{} has format version {found}; this build reads version {supported}", path.display())]
     Version {
         /// The file.
         path: PathBuf,
         /// The version in its header.
         found: u16,
+        /// The one version this build reads of that kind of file.
+        supported: u16,
     },
     /// The file is shorter than its header says.
     #[error("{} is truncated: {detail}", path.display())]
@@ -189,7 +199,7 @@ pub enum TableError {
     NoSuchSector(Sector),
     /// A start or subspace asked of the solver with more stones a side than the rules
     /// give: solving it under them would write tables of another game, or none at all.
-    #[error("{asked} needs more stones a side than the rules `{rules}` give (at most {})", rules.stones)]
+    #[error("{asked} needs more stones a side than the rules `{rules}` give (at most {})", rules.stones())]
     BeyondRules {
         /// What was asked, as the user wrote it (`the start 10-10`, `the subspace 5-3`).
         asked: String,
@@ -238,4 +248,3 @@ pub fn layout_fingerprint(index: &crate::position::index::SubspaceIndex) -> u64 
     // Never 0, which marks files written before fingerprints.
     h.digest().max(1)
 }
-

@@ -1,50 +1,20 @@
-//! Reading table files. Every read of a block, whatever its size, goes through
-//! [`TableFile::read_checked`], which checks that each frame is the one its block
-//! index names before a single value is returned: a damaged, moved or spliced frame
-//! is an error naming the table, never a wrong value.
-//!
-//! Files are read with positioned reads (`pread`), not mapped: a table truncated or
-//! replaced while a server reads it gives an error for that table (a short read, or a
-//! hash mismatch), where a mapping would kill the process with SIGBUS.
+//! Reading strong tables: the [`Strong`] kind of [`BlockFile`]. Every read of a block,
+//! whatever its size, goes through [`TableFile::read_checked`], which checks that each
+//! frame is the one its block index names before a single value is returned: a
+//! damaged, moved or spliced frame is an error naming the table, never a wrong value.
 
-use super::format::{deep_hash, BlockEntry, Header, DEEP_ENTRY, HEADER_LEN};
-use crate::position::value::{is_deep, Deep, Value};
+use super::block::BlockFile;
+use super::format::{deep_hash, BlockEntry, Header, Strong, DEEP_ENTRY, HEADER_LEN};
 use super::{layout_fingerprint, table_path, TableError};
-use crate::rules::Rules;
 use crate::position::sector::Sector;
+use crate::position::value::{is_deep, Deep, Value};
+use crate::position::wld;
+use crate::rules::Rules;
 use rayon::prelude::*;
 use std::cell::RefCell;
-use std::fs::{self, File};
 use std::io;
-use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use xxhash_rust::xxh3::{xxh3_64, Xxh3};
-
-/// One bit (the low bit of each 2-bit field) per decided (win or loss) entry.
-#[inline(always)]
-fn decided_mask(w: u64) -> u64 {
-    (w | w >> 1) & 0x5555_5555_5555_5555
-}
-
-/// Decided entries of a packed WLD plane.
-fn decided(wld: &[u8]) -> usize {
-    crate::cpu::fast!(wld.iter().map(|&x| ((x | x >> 1) & 0x55).count_ones() as usize).sum())
-}
-
-/// Whether a packed WLD plane holds the code 3, which no table contains. A fold over
-/// whole words, without an early exit, so that it vectorises: a probe pays this for
-/// every block it reads.
-fn has_code_3(wld: &[u8]) -> bool {
-    let mut chunks = wld.chunks_exact(8);
-    let mut bad = chunks.by_ref().fold(0u64, |a, c| {
-        let w = u64::from_le_bytes(c.try_into().unwrap());
-        a | (w & (w >> 1) & 0x5555_5555_5555_5555)
-    });
-    for &x in chunks.remainder() {
-        bad |= (x & (x >> 1) & 0x55) as u64;
-    }
-    bad != 0
-}
 
 /// The checked planes of one block, ready for single-entry lookups.
 pub struct Planes {
@@ -57,20 +27,20 @@ impl Planes {
     /// The value byte of entry `k` of the block.
     #[inline]
     pub fn get(&self, k: usize) -> Option<u8> {
-        let (word, shift) = (k / 32, 2 * (k % 32));
-        let code = (self.words.get(word)? >> shift) & 3;
-        if code == 0 {
+        let word = k / wld::PER_WORD;
+        let code = wld::in_word(*self.words.get(word)?, k);
+        if code == wld::DRAW {
             return Some(0);
         }
         // Up to 256 popcounts a probe: worth the copy compiled with popcnt.
         let before: usize = crate::cpu::fast!(
-            self.words[..word].iter().map(|&w| decided_mask(w).count_ones() as usize).sum::<usize>()
-                + (decided_mask(self.words[word]) & ((1u64 << shift) - 1)).count_ones() as usize
+            self.words[..word].iter().map(|&w| wld::decided_mask(w).count_ones() as usize).sum::<usize>()
+                + (wld::decided_mask(self.words[word]) & wld::before_mask(k)).count_ones() as usize
         );
         let d = *self.depth.get(before)?;
         match code {
-            1 if d < 127 => Some(d + 1),
-            2 if d < 128 => Some(d | 128),
+            wld::WIN if d < 127 => Some(d + 1),
+            wld::LOSS if d < 128 => Some(d | 128),
             _ => None,
         }
     }
@@ -79,7 +49,7 @@ impl Planes {
     /// `None` for an entry outside the block: corrupt).
     #[inline]
     pub fn wld(&self, k: usize) -> Option<u8> {
-        Some(((self.words.get(k / 32)? >> (2 * (k % 32))) & 3) as u8)
+        Some(wld::in_word(*self.words.get(k / wld::PER_WORD)?, k))
     }
 }
 
@@ -100,12 +70,12 @@ static DECODE: [DecodeByte; 256] = {
     while x < 256 {
         let mut i = 0;
         let mut n = 0u8;
-        while i < 4 {
-            let c = (x >> (2 * i)) & 3;
+        while i < wld::PER_BYTE {
+            let c = wld::in_byte(x as u8, i);
             t[x].at[i] = n;
-            t[x].win[i] = if c == 1 { 0xff } else { 0 };
-            t[x].loss[i] = if c == 2 { 0xff } else { 0 };
-            n += (c != 0) as u8;
+            t[x].win[i] = if c == wld::WIN { 0xff } else { 0 };
+            t[x].loss[i] = if c == wld::LOSS { 0xff } else { 0 };
+            n += (c != wld::DRAW) as u8;
             i += 1;
         }
         t[x].count = n;
@@ -125,12 +95,11 @@ pub enum Checked {
 }
 
 thread_local! {
-    static DEC: RefCell<Option<zstd::bulk::Decompressor<'static>>> = const { RefCell::new(None) };
     /// Raw frames, the WLD plane and the depth plane of the block being read.
     static BUF: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
-/// A table file opened for reading: its header and block index are in memory, its
+/// A strong table opened for reading: its header and block index are in memory, its
 /// blocks are read on demand.
 ///
 /// Reads come in three sizes: one entry ([`TableFile::read_wld`], or the planes of its
@@ -138,17 +107,15 @@ thread_local! {
 /// the whole table's results ([`TableFile::read_wld_mapped`]); all go through
 /// [`TableFile::read_checked`]. Probes go through [`Tablebase`](crate::probe::Tablebase),
 /// which finds the entry of a position.
-pub struct TableFile {
-    /// The file, for messages.
-    pub path: PathBuf,
-    /// The header, checked on opening.
-    pub header: Header,
-    index: Vec<BlockEntry>,
-    file: File,
-    len: u64,
+pub type TableFile = BlockFile<Strong>;
+
+/// The deep section of a table, read when it is opened: a probe of a deep value needs
+/// it, and a copy of the table copies it.
+#[derive(Default)]
+pub struct DeepSection {
     deep: Deep,
-    /// The raw bytes of the deep section, kept for copies.
-    deep_raw: Vec<u8>,
+    /// Its bytes as stored.
+    raw: Vec<u8>,
 }
 
 impl TableFile {
@@ -157,83 +124,54 @@ impl TableFile {
     /// build's index layout. A missing file is [`TableError::Missing`].
     pub fn open(path: &Path, expected: impl Into<Sector>, rules: &Rules) -> Result<TableFile, TableError> {
         let expected: Sector = expected.into();
-        let io = |source| TableError::Io { path: path.to_owned(), source };
-        // Checked before opening: opening a FIFO blocks until a writer comes.
-        match fs::metadata(path) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(TableError::Missing { path: path.to_owned(), sector: expected })
-            }
-            Err(e) => return Err(io(e)),
-            Ok(m) if !m.is_file() => return Err(TableError::NotAFile { path: path.to_owned() }),
-            Ok(_) => {}
-        }
-        let file = File::open(path).map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if !meta.is_file() {
-            return Err(TableError::NotAFile { path: path.to_owned() });
-        }
-        let len = meta.len();
-        let mut fixed = vec![0u8; HEADER_LEN.min(len as usize)];
-        file.read_exact_at(&mut fixed, 0).map_err(io)?;
-        Header::precheck(path, &fixed)?;
-        let head = if fixed.len() < HEADER_LEN {
-            fixed
-        } else {
-            let total = Header::total_len(&fixed);
-            if (total as u64) > len {
-                return Err(TableError::Truncated { path: path.to_owned(), detail: format!("{len} bytes, the block index needs {total}") });
-            }
-            let mut head = vec![0u8; total];
-            file.read_exact_at(&mut head, 0).map_err(io)?;
-            head
-        };
-        let (header, index) = Header::parse(path, &head, len)?;
+        let mut t = BlockFile::<Strong>::open_kind(path, expected)?;
+        let header = &t.header;
         if header.rules != *rules {
             return Err(TableError::WrongRules { path: path.to_owned(), found: header.rules, expected: *rules });
         }
         if header.sector != expected {
-            return Err(TableError::corrupt(path, format!("holds sector {}, expected {expected}", header.sector)));
+            return Err(t.corrupt(format!("holds sector {}, expected {expected}", header.sector)));
         }
-        if header.entries != expected.index_on(rules.board).len() {
-            return Err(TableError::corrupt(path, "entry count does not match the index"));
+        if header.entries != expected.index(rules.board()).len() {
+            return Err(t.corrupt("entry count does not match the index"));
         }
-        if header.layout != layout_fingerprint(&expected.index_on(rules.board)) {
-            return Err(TableError::corrupt(path, "index layout fingerprint differs: the file was written by a build that orders positions differently; solve it again"));
+        if header.layout != layout_fingerprint(&expected.index(rules.board())) {
+            return Err(t.corrupt("index layout fingerprint differs: the file was written by a build that orders positions differently; solve it again"));
         }
-        let (deep, deep_raw) = match header.deep {
-            None => (Deep::default(), Vec::new()),
-            Some(span) => Self::read_deep(path, &file, &header, span)?,
-        };
-        Ok(TableFile { path: path.to_owned(), header, index, file, len, deep, deep_raw })
+        if let Some(span) = header.deep {
+            t.state = t.read_deep(span)?;
+        }
+        Ok(t)
     }
 
     /// Reads and checks the deep section: its hash, and entries by increasing slot,
     /// inside the table, each with a depth a byte does not hold.
-    fn read_deep(path: &Path, file: &File, header: &Header, span: super::format::DeepSpan) -> Result<(Deep, Vec<u8>), TableError> {
+    fn read_deep(&self, span: super::format::DeepSpan) -> Result<DeepSection, TableError> {
         let mut raw = vec![0u8; span.count as usize * DEEP_ENTRY];
-        file.read_exact_at(&mut raw, span.offset).map_err(|source| TableError::Io { path: path.to_owned(), source })?;
+        self.read_at(&mut raw, span.offset, format_args!("the deep section"))?;
         if deep_hash(&raw) as u32 != span.check {
-            return Err(TableError::corrupt(path, "deep section checksum mismatch"));
+            return Err(self.corrupt("deep section checksum mismatch"));
         }
-        let entries: Vec<(u64, u16)> = raw.chunks_exact(DEEP_ENTRY).map(|e| (u64::from_le_bytes(e[..8].try_into().unwrap()), u16::from_le_bytes(e[8..].try_into().unwrap()))).collect();
+        let entries: Vec<(u64, u16)> =
+            raw.chunks_exact(DEEP_ENTRY).map(|e| (u64::from_le_bytes(e[..8].try_into().unwrap()), u16::from_le_bytes(e[8..].try_into().unwrap()))).collect();
         let deep_depth = |d: u16| (d % 2 == 1 && d > crate::position::value::MAX_WIN) || (d.is_multiple_of(2) && d > crate::position::value::MAX_LOSS);
         let ordered = entries.windows(2).all(|w| w[0].0 < w[1].0);
-        if !ordered || entries.iter().any(|&(slot, d)| slot >= header.entries || !deep_depth(d)) {
-            return Err(TableError::corrupt(path, "deep section entries out of order, outside the table, or not deep"));
+        if !ordered || entries.iter().any(|&(slot, d)| slot >= self.header.entries || !deep_depth(d)) {
+            return Err(self.corrupt("deep section entries out of order, outside the table, or not deep"));
         }
-        Ok((Deep::new(entries), raw))
+        Ok(DeepSection { deep: Deep::new(entries), raw })
     }
 
     /// The exact depths of the values deeper than a byte (empty for most rule sets).
     pub fn deep(&self) -> &Deep {
-        &self.deep
+        &self.state.deep
     }
 
     /// The value of the byte `b` read from slot `slot`: a deep byte through the deep
     /// section, where its absence is an error naming the table.
     #[inline]
     pub fn value_of(&self, b: u8, slot: u64) -> Result<Value, TableError> {
-        self.deep.value(b, slot).ok_or_else(|| self.corrupt(format!("slot {slot} holds a deep value byte without its depth")))
+        self.state.deep.value(b, slot).ok_or_else(|| self.corrupt(format!("slot {slot} holds a deep value byte without its depth")))
     }
 
     /// Entries in block `k`.
@@ -242,20 +180,16 @@ impl TableFile {
         self.header.entries.saturating_sub(start).min(self.header.block_size as u64) as usize
     }
 
-    fn corrupt(&self, detail: impl Into<String>) -> TableError {
-        TableError::corrupt(&self.path, detail)
-    }
-
     /// The one read of a block's data: reads its frames (into the start of `raw`, as
     /// stored: the WLD frame, then the depth frame if `depth` is asked for),
-    /// decompresses the WLD plane into `wld` (exactly the block's `len.div_ceil(4)`
+    /// decompresses the WLD plane into `wld` (exactly the block's `wld::packed_len(len)`
     /// bytes) and the depth plane into `depth`, and checks each frame against the
     /// checksum its block index names, the codes, and the padding past the block's end.
     /// Nothing is returned unchecked.
     pub fn read_checked(&self, k: usize, raw: &mut Vec<u8>, wld: &mut [u8], depth: Option<&mut Vec<u8>>) -> Result<(), TableError> {
         let e = *self.index.get(k).ok_or_else(|| self.corrupt(format!("no block {k}")))?;
         let len = self.block_len(k);
-        if wld.len() != len.div_ceil(4) {
+        if wld.len() != wld::packed_len(len) {
             return Err(self.corrupt(format!("block {k} read into a buffer of the wrong size")));
         }
         let want_depth = depth.is_some();
@@ -268,48 +202,35 @@ impl TableFile {
             raw.resize(n, 0);
         }
         let raw = &mut raw[..n];
-        // A file shortened since it was opened gives a short read: an error, not a crash.
-        self.file.read_exact_at(raw, e.offset).map_err(|err| match err.kind() {
-            io::ErrorKind::UnexpectedEof => TableError::Truncated { path: self.path.clone(), detail: format!("block {k} is past the end of the file (changed since it was opened?)") },
-            _ => TableError::Io { path: self.path.clone(), source: err },
-        })?;
+        self.read_at(raw, e.offset, format_args!("block {k}"))?;
         let (wld_frame, depth_frame) = raw.split_at(e.wld_len as usize);
-        self.check_frame(k, wld_frame, e.wld_check, "WLD")?;
+        // Exactly one zstd frame carrying the index's checksum, which zstd then
+        // verifies against the plane: a frame from another block or table has another
+        // checksum.
+        self.check_frame(wld_frame, e.wld_check, format_args!("block {k} WLD"))?;
         if wld_frame.is_empty() {
             wld.fill(0);
         } else {
-            self.decompress_into(k, wld_frame, wld, "WLD")?;
+            self.decompress_into(wld_frame, wld, format_args!("block {k} WLD plane"))?;
         }
-        if has_code_3(wld) {
+        if wld::has_code_3(wld) {
             return Err(self.corrupt(format!("block {k} has an invalid WLD code")));
         }
-        if !len.is_multiple_of(4) && wld.last().is_some_and(|&x| x >> (2 * (len % 4)) != 0) {
+        if wld::has_codes_past(wld, len) {
             return Err(self.corrupt(format!("block {k} has codes past its end")));
         }
         if let Some(depth) = depth {
-            let decided = decided(wld);
+            let decided = crate::cpu::fast!(wld::decided(wld));
             depth.clear();
             depth.resize(decided, 0);
-            self.check_frame(k, depth_frame, e.depth_check, "depth")?;
+            self.check_frame(depth_frame, e.depth_check, format_args!("block {k} depth"))?;
             match (depth_frame.is_empty(), decided) {
                 (true, 0) => {}
                 (true, _) => return Err(self.corrupt(format!("block {k} lacks its depth plane"))),
-                (false, _) => self.decompress_into(k, depth_frame, depth, "depth")?,
+                (false, _) => self.decompress_into(depth_frame, depth, format_args!("block {k} depth plane"))?,
             }
         }
         Ok(())
-    }
-
-    /// Checks that `frame` is the frame the block index names for this plane of block
-    /// `k` ([`super::frame::is_named_frame`]): exactly one zstd frame carrying the
-    /// index's checksum, which zstd then verifies against the decompressed plane. A
-    /// frame from another block or table has another checksum, and one followed by
-    /// anything (a skippable frame ending in the named checksum) is not one frame.
-    fn check_frame(&self, k: usize, frame: &[u8], check: u32, what: &str) -> Result<(), TableError> {
-        if super::frame::is_named_frame(frame, check) {
-            return Ok(());
-        }
-        Err(self.corrupt(format!("block {k} {what} frame is not the one its index names (damaged, or moved from elsewhere)")))
     }
 
     /// The WLD code (0 draw, 1 win, 2 loss) of entry `offset` of block `k`, reading only
@@ -321,9 +242,9 @@ impl TableFile {
         }
         BUF.with(|b| {
             let (raw, wld, _) = &mut *b.borrow_mut();
-            wld.resize(len.div_ceil(4), 0);
+            wld.resize(wld::packed_len(len), 0);
             self.read_checked(k, raw, wld, None)?;
-            Ok(wld[offset / 4] >> (2 * (offset % 4)) & 3)
+            Ok(wld::get(wld, offset))
         })
     }
 
@@ -340,17 +261,9 @@ impl TableFile {
 
     fn planes(&self, k: usize, with_depth: bool) -> Result<Planes, TableError> {
         let mut depth = Vec::new();
-        let mut wld = vec![0u8; self.block_len(k).div_ceil(4)];
+        let mut wld = vec![0u8; wld::packed_len(self.block_len(k))];
         BUF.with(|b| self.read_checked(k, &mut b.borrow_mut().0, &mut wld, with_depth.then_some(&mut depth)))?;
-        let words = wld
-            .chunks(8)
-            .map(|c| {
-                let mut w = [0u8; 8];
-                w[..c.len()].copy_from_slice(c);
-                u64::from_le_bytes(w)
-            })
-            .collect();
-        Ok(Planes { words, depth })
+        Ok(Planes { words: wld::words(&wld), depth })
     }
 
     /// Decodes block `k` into `out` (exactly the block's length); returns the hash of
@@ -360,15 +273,14 @@ impl TableFile {
         BUF.with(|b| {
             let (raw, wld, depth) = &mut *b.borrow_mut();
             wld.clear();
-            wld.resize(out.len().div_ceil(4), 0);
+            wld.resize(wld::packed_len(out.len()), 0);
             self.read_checked(k, raw, wld, Some(depth))?;
             // Table-driven and branch-free: tables mix wins, draws and losses with no
             // pattern a branch predictor could learn.
             let decided = depth.len();
             depth.resize(decided + 4, 0);
             let mut d = 0usize;
-            for (q, &x) in wld.iter().enumerate() {
-                let dst = &mut out[4 * q..(4 * q + 4).min(self.block_len(k))];
+            for (dst, &x) in out.chunks_mut(wld::PER_BYTE).zip(wld.iter()) {
                 let lut = &DECODE[x as usize];
                 let ds: &[u8; 4] = depth[d..d + 4].try_into().unwrap();
                 for (i, v) in dst.iter_mut().enumerate() {
@@ -414,48 +326,29 @@ impl TableFile {
         Ok(map)
     }
 
-    /// The WLD plane of the whole table, packed four 2-bit codes to a byte (0 draw, 1
-    /// win, 2 loss; entry `i` in bits `2 * (i % 4)` of byte `i / 4`), in huge-page
+    /// The WLD plane of the whole table, packed as [`wld`] packs codes, in huge-page
     /// memory: a quarter of the size of `read_all` and much faster to load, for
     /// searches that need results but not depths. Every block's plane is checked.
     pub fn read_wld_mapped(&self) -> Result<memmap2::MmapMut, TableError> {
         let block = self.header.block_size as usize;
-        let len = (self.header.entries as usize).div_ceil(4);
+        let len = wld::packed_len(self.header.entries as usize);
         let mut map = self.anon(len.max(1))?;
-        map[..len].par_chunks_mut(block / 4).enumerate().try_for_each(|(k, chunk)| {
-            BUF.with(|b| self.read_checked(k, &mut b.borrow_mut().0, chunk, None))
-        })?;
+        map[..len].par_chunks_mut(wld::packed_len(block)).enumerate().try_for_each(|(k, chunk)| BUF.with(|b| self.read_checked(k, &mut b.borrow_mut().0, chunk, None)))?;
         Ok(map)
-    }
-
-    /// Decompresses a frame that must fill `out` exactly.
-    fn decompress_into(&self, k: usize, src: &[u8], out: &mut [u8], what: &str) -> Result<(), TableError> {
-        let n = DEC.with(|d| {
-            let mut d = d.borrow_mut();
-            if d.is_none() {
-                *d = Some(zstd::bulk::Decompressor::new()?);
-            }
-            d.as_mut().unwrap().decompress_to_buffer(src, out)
-        });
-        match n {
-            Ok(n) if n == out.len() => Ok(()),
-            Ok(n) => Err(self.corrupt(format!("block {k} {what} plane has {n} bytes, expected {}", out.len()))),
-            Err(err) => Err(self.corrupt(format!("block {k} {what} plane does not decompress: {err}"))),
-        }
     }
 
     fn read_all_into(&self, out: &mut [u8]) -> Result<(), TableError> {
         if self.header.results_only {
             return Err(TableError::ResultsOnly { path: self.path.clone() });
         }
-        let hashes: Vec<u64> =
-            out.par_chunks_mut(self.header.block_size as usize).enumerate().map(|(k, chunk)| self.decode_block(k, chunk)).collect::<Result<_, _>>()?;
+        let hashes: Vec<u64> = out.par_chunks_mut(self.header.block_size as usize).enumerate().map(|(k, chunk)| self.decode_block(k, chunk)).collect::<Result<_, _>>()?;
         let mut content = Xxh3::new();
         for h in hashes {
             content.update(&h.to_le_bytes());
         }
-        if !self.deep.is_empty() {
-            content.update(&deep_hash(&self.deep_raw).to_le_bytes());
+        let deep = &self.state.deep;
+        if !deep.is_empty() {
+            content.update(&deep_hash(&self.state.raw).to_le_bytes());
         }
         if content.digest() != self.header.content_hash {
             return Err(self.corrupt("content checksum mismatch"));
@@ -463,9 +356,9 @@ impl TableFile {
         // Every deep byte has its entry and every entry its deep byte: the bytes alone
         // would otherwise decode to a wrong depth.
         let deep_bytes = crate::cpu::fast!(out.par_chunks(1 << 16).map(|c| c.iter().filter(|&&b| is_deep(b)).count()).sum::<usize>());
-        let matched = self.deep.entries().iter().all(|&(slot, _)| self.deep.value(out[slot as usize], slot).is_some() && is_deep(out[slot as usize]));
-        if deep_bytes != self.deep.len() || !matched {
-            return Err(self.corrupt(format!("{deep_bytes} deep value bytes against {} deep entries", self.deep.len())));
+        let matched = deep.entries().iter().all(|&(slot, _)| deep.value(out[slot as usize], slot).is_some() && is_deep(out[slot as usize]));
+        if deep_bytes != deep.len() || !matched {
+            return Err(self.corrupt(format!("{deep_bytes} deep value bytes against {} deep entries", deep.len())));
         }
         Ok(())
     }
@@ -487,7 +380,7 @@ impl TableFile {
     pub fn copy_to(&self, dir: &Path, results_only: bool, compact: bool) -> Result<u64, TableError> {
         let results_only = results_only || self.header.results_only;
         // A results-only file keeps no depth, deep ones included.
-        let section: &[u8] = if results_only { &[] } else { &self.deep_raw };
+        let section: &[u8] = if results_only { &[] } else { &self.state.raw };
         let header = Header { results_only, compact: compact || self.header.compact, ..self.header.clone() };
         let mut offset = (HEADER_LEN + super::format::INDEX_ENTRY * self.index.len()) as u64;
         let index: Vec<BlockEntry> = self
@@ -509,7 +402,7 @@ impl TableFile {
             let (mut raw, mut wld, mut depth) = (Vec::new(), Vec::new(), Vec::new());
             for k in 0..self.index.len() {
                 wld.clear();
-                wld.resize(self.block_len(k).div_ceil(4), 0);
+                wld.resize(wld::packed_len(self.block_len(k)), 0);
                 if let Err(e) = self.read_checked(k, &mut raw, &mut wld, (!results_only).then_some(&mut depth)) {
                     failure = Some(e);
                     return Err(io::Error::other("a block failed its check"));
@@ -529,10 +422,5 @@ impl TableFile {
     /// Compressed bytes of the WLD planes and of the depth planes.
     pub fn plane_bytes(&self) -> (u64, u64) {
         self.index.iter().fold((0, 0), |(w, d), e| (w + e.wld_len as u64, d + e.depth_len as u64))
-    }
-
-    /// Bytes of the file.
-    pub fn file_size(&self) -> u64 {
-        self.len
     }
 }

@@ -37,28 +37,30 @@ impl Stats {
         values
             .par_chunks(CHUNK)
             .enumerate()
-            .map(|(c, chunk)| crate::cpu::fast!({
-                let mut st = Stats::default();
-                for (k, &b) in chunk.iter().enumerate() {
-                    let i = (c * CHUNK + k) as u64;
-                    if index.may_be_hole(i) && index.is_hole(i) {
-                        continue;
-                    }
-                    st.positions += 1;
-                    match value_at(b, i, deep) {
-                        Value::Win(d) => {
-                            st.wins += 1;
-                            st.max_win = st.max_win.max(d)
+            .map(|(c, chunk)| {
+                crate::cpu::fast!({
+                    let mut st = Stats::default();
+                    for (k, &b) in chunk.iter().enumerate() {
+                        let i = (c * CHUNK + k) as u64;
+                        if index.may_be_hole(i) && index.is_hole(i) {
+                            continue;
                         }
-                        Value::Loss(d) => {
-                            st.losses += 1;
-                            st.max_loss = st.max_loss.max(d)
+                        st.positions += 1;
+                        match value_at(b, i, deep) {
+                            Value::Win(d) => {
+                                st.wins += 1;
+                                st.max_win = st.max_win.max(d)
+                            }
+                            Value::Loss(d) => {
+                                st.losses += 1;
+                                st.max_loss = st.max_loss.max(d)
+                            }
+                            Value::Draw => st.draws += 1,
                         }
-                        Value::Draw => st.draws += 1,
                     }
-                }
-                st
-            }))
+                    st
+                })
+            })
             .reduce(Stats::default, |a, b| Stats {
                 positions: a.positions + b.positions,
                 wins: a.wins + b.wins,
@@ -69,4 +71,3 @@ impl Stats {
             })
     }
 }
-

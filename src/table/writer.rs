@@ -6,11 +6,12 @@
 //! run left, which no other process can still be writing.
 
 use super::format::{deep_bytes, deep_hash, BlockEntry, DeepSpan, Header, BLOCK_SIZE};
-use crate::position::value::{is_deep, Deep};
-use super::{layout_fingerprint, table_path, TableError};
-use crate::rules::Rules;
-use crate::position::sector::Sector;
 use super::stats::Stats;
+use super::{layout_fingerprint, table_path, TableError};
+use crate::position::sector::Sector;
+use crate::position::value::{is_deep, Deep};
+use crate::position::wld;
+use crate::rules::Rules;
 use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -117,25 +118,18 @@ pub fn is_temporary(name: &str) -> bool {
     is_own_name(stem)
 }
 
-/// Splits one block of value bytes into its WLD plane (four 2-bit codes a byte) and
-/// its depth plane (a byte per win or loss).
+/// Splits one block of value bytes into its WLD plane (packed codes, [`wld`]) and its
+/// depth plane (a byte per win or loss).
 pub(super) fn planes_of(values: &[u8]) -> (Vec<u8>, Vec<u8>) {
-    let mut wld = vec![0u8; values.len().div_ceil(4)];
     let mut depth = Vec::with_capacity(values.len());
-    for (i, &b) in values.iter().enumerate() {
-        let code = match b {
-            0 => 0,
-            1..=127 => 1,
-            _ => 2,
-        };
-        wld[i / 4] |= code << (2 * (i % 4));
+    for &b in values {
         match b {
             0 => {}
             1..=127 => depth.push(b - 1),
             _ => depth.push(b - 128),
         }
     }
-    (wld, depth)
+    (wld::pack(values), depth)
 }
 
 fn compress(data: &[u8]) -> Vec<u8> {
@@ -186,10 +180,13 @@ pub fn write_table(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values:
 /// [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), and no other.
 pub fn write_table_deep(dir: &Path, rules: &Rules, sector: impl Into<Sector>, values: &[u8], deep: &Deep, stats: &Stats) -> Result<u64, TableError> {
     let sector: Sector = sector.into();
-    let index = sector.index_on(rules.board);
+    let index = sector.index(rules.board());
     let path = || table_path(dir, sector);
     let deep_bytes_in = values.par_iter().enumerate().filter(|&(i, &b)| is_deep(b) && !(index.may_be_hole(i as u64) && index.is_hole(i as u64))).count();
-    let listed = deep.entries().iter().all(|&(slot, d)| values.get(slot as usize).and_then(|&b| deep.value(b, slot)).is_some_and(|v| v.plies() == Some(d) && is_deep(values[slot as usize])));
+    let listed = deep
+        .entries()
+        .iter()
+        .all(|&(slot, d)| values.get(slot as usize).and_then(|&b| deep.value(b, slot)).is_some_and(|v| v.plies() == Some(d) && is_deep(values[slot as usize])));
     if deep_bytes_in != deep.len() || !listed {
         return Err(TableError::corrupt(&path(), format!("{deep_bytes_in} deep value bytes, {} deep entries: they must match one for one", deep.len())));
     }
@@ -239,10 +236,7 @@ pub fn write_table_deep(dir: &Path, rules: &Rules, sector: impl Into<Sector>, va
             e
         })
         .collect();
-    let header = Header {
-        deep: (!deep.is_empty()).then(|| DeepSpan { offset, count: deep.len() as u64, check: deep_hash(&section) as u32 }),
-        ..header
-    };
+    let header = Header { deep: (!deep.is_empty()).then(|| DeepSpan { offset, count: deep.len() as u64, check: deep_hash(&section) as u32 }), ..header };
     let head = header.to_bytes(&entries);
     let name = table_path(Path::new(""), sector).display().to_string();
     write_atomic(dir, &name, |f| {

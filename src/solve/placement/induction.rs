@@ -12,13 +12,13 @@
 
 use super::{for_each_ply_move, Ply};
 use crate::cpu::prefetch;
-use crate::rules::game::Game;
-use crate::rules::geometry::Bits;
 use crate::position::index::SubspaceIndex;
-use crate::rules::movegen::NONE;
-use crate::position::Color;
 use crate::position::sector::Sector;
 use crate::position::value::{value_at, Deep, Value};
+use crate::position::Color;
+use crate::rules::game::Game;
+use crate::rules::geometry::Bits;
+use crate::rules::movegen::NONE;
 use crate::solve::limits::Limits;
 use crate::solve::progress::Progress;
 use crate::solve::tables::SectorTables;
@@ -44,39 +44,46 @@ struct Target<'a> {
 /// or [`DEEP_LOSS`](crate::position::value::DEEP_LOSS), their depths in the [`Deep`] list.
 pub(crate) fn solve_sector(game: &Game, sector: Sector, tables: &dyn SectorTables, progress: &dyn Progress, limits: Limits) -> (Vec<u8>, Deep) {
     assert!(!sector.is_movement(), "{sector} is a movement subspace: use the retrograde solver");
-    assert!(!game.rules.lasker, "Lasker sectors with stones in hand have cycles");
-    let idx = sector.index_on(game.rules.board);
+    assert!(!game.rules().lasker(), "Lasker sectors with stones in hand have cycles");
+    let idx = sector.index(game.rules().board());
     let plain = sector.after_move();
-    let plain = Target { index: plain.index_on(game.rules.board), values: tables.values(plain), deep: tables.deep(plain) };
+    let plain = Target { index: plain.index(game.rules().board()), values: tables.values(plain), deep: tables.deep(plain) };
     // Children by stones removed: one, and two under `take=each`.
-    let captures: [Option<Target>; 2] =
-        [1, 2].map(|k| if k == 1 || game.take_each { sector.after_removing(k).map(|c| Target { index: c.index_on(game.rules.board), values: tables.values(c), deep: tables.deep(c) }) } else { None });
+    let captures: [Option<Target>; 2] = [1, 2].map(|k| {
+        if k == 1 || game.take_each() {
+            sector.after_removing(k).map(|c| Target { index: c.index(game.rules().board()), values: tables.values(c), deep: tables.deep(c) })
+        } else {
+            None
+        }
+    });
     let mut out = vec![0u8; idx.len() as usize];
     progress.begin(&format!("sector {sector}"), out.len() as u64);
     let deep: Vec<(u64, u16)> = out
         .par_chunks_mut(CHUNK)
         .enumerate()
-        .flat_map_iter(|(c, chunk)| crate::cpu::fast!({
-            let start = (c * CHUNK) as u64;
-            let mut at = [0u64; MAX_CHILDREN];
-            let mut deep = Vec::new();
-            for ((i, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
-                let v = value_of(game, sector, m, o, &plain, &captures, &mut at);
-                debug_assert!(v.byte().is_some(), "a best value has the parity of its result");
-                let (byte, deep_byte) = limits.byte(v);
-                *slot = byte;
-                if deep_byte {
-                    if idx.may_be_hole(i) && idx.is_hole(i) {
-                        // A hole is no position: it keeps no deep entry.
-                        *slot -= 1;
-                    } else {
-                        deep.push((i, v.plies().unwrap_or(0)));
+        .flat_map_iter(|(c, chunk)| {
+            crate::cpu::fast!({
+                let start = (c * CHUNK) as u64;
+                let mut at = [0u64; MAX_CHILDREN];
+                let mut deep = Vec::new();
+                for ((i, m, o), slot) in idx.walk(start, start + chunk.len() as u64).zip(chunk.iter_mut()) {
+                    let v = value_of(game, sector, m, o, &plain, &captures, &mut at);
+                    debug_assert!(v.byte().is_some(), "a best value has the parity of its result");
+                    let (byte, deep_byte) = limits.byte(v);
+                    *slot = byte;
+                    if deep_byte {
+                        if idx.may_be_hole(i) && idx.is_hole(i) {
+                            // A hole is no position: it keeps no deep entry.
+                            *slot -= 1;
+                        } else {
+                            deep.push((i, v.plies().unwrap_or(0)));
+                        }
                     }
                 }
-            }
-            progress.advance(chunk.len() as u64);
-            deep
-        }))
+                progress.advance(chunk.len() as u64);
+                deep
+            })
+        })
         .collect();
     (out, Deep::new(deep))
 }
@@ -88,22 +95,29 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
     // Every non-capturing child has the same side to move, the current opponent.
     let prep = plain.index.prepare(opp, true);
     let (mut n, mut wins_now) = (0usize, false);
-    for_each_ply_move(game, ply, mover, opp, #[inline(always)] |mv, after, opp_after| {
-        let removed = (opp.count_ones() - opp_after.count_ones()) as u64;
-        if mv.capture == NONE {
-            let i = plain.index.index_with(&prep, opp_after, after);
-            prefetch(plain.values.as_ptr().wrapping_add(i as usize));
-            at[n] = i;
-            n += 1;
-        } else if let Some(t) = &captures[removed as usize - 1] {
-            let i = t.index.index(opp_after, after);
-            prefetch(t.values.as_ptr().wrapping_add(i as usize));
-            at[n] = i | CAPTURE | (removed - 1) << 62;
-            n += 1;
-        } else {
-            wins_now = true;
-        }
-    });
+    for_each_ply_move(
+        game,
+        ply,
+        mover,
+        opp,
+        #[inline(always)]
+        |mv, after, opp_after| {
+            let removed = (opp.count_ones() - opp_after.count_ones()) as u64;
+            if mv.capture == NONE {
+                let i = plain.index.index_with(&prep, opp_after, after);
+                prefetch(plain.values.as_ptr().wrapping_add(i as usize));
+                at[n] = i;
+                n += 1;
+            } else if let Some(t) = &captures[removed as usize - 1] {
+                let i = t.index.index(opp_after, after);
+                prefetch(t.values.as_ptr().wrapping_add(i as usize));
+                at[n] = i | CAPTURE | (removed - 1) << 62;
+                n += 1;
+            } else {
+                wins_now = true;
+            }
+        },
+    );
     if wins_now {
         return Value::Win(1);
     }

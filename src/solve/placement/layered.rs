@@ -7,13 +7,13 @@
 //! small starts and late placement positions only.
 
 use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
-use crate::position::value::{sort_moves, MoveInfo};
-use crate::rules::game::{Game, MAX_POINTS};
-use crate::rules::geometry::Bits;
 use crate::position::index::SetOrbits;
-use crate::position::{Color, Position};
-use crate::solve::progress::Progress;
 use crate::position::value::Value;
+use crate::position::value::{sort_moves, MoveInfo};
+use crate::position::{Color, Position};
+use crate::rules::game::Game;
+use crate::rules::geometry::{Bits, MAX_POINTS};
+use crate::solve::progress::Progress;
 use rayon::prelude::*;
 
 fn key(white: Bits, black: Bits) -> u64 {
@@ -22,7 +22,7 @@ fn key(white: Bits, black: Bits) -> u64 {
 
 /// A symmetry-invariant key that `unkey` turns back into a member of the class.
 fn canonical(game: &Game, white: Bits, black: Bits) -> u64 {
-    let orbits = SetOrbits::get_on(game.rules.board, white.count_ones() as usize);
+    let orbits = SetOrbits::get(game.rules().board(), white.count_ones() as usize);
     let (orbit, b) = orbits.canonical_pair(white, black);
     key(orbits.representative(orbit), b)
 }
@@ -42,10 +42,18 @@ pub fn solve(root: &Position, tables: &MovementTables, progress: &dyn Progress) 
     let last = plies.len() - 1;
     let split = |ply: Ply, k: u64| -> (Bits, Bits) {
         let (w, b) = unkey(k);
-        if ply.to_move == Color::White { (w, b) } else { (b, w) }
+        if ply.to_move == Color::White {
+            (w, b)
+        } else {
+            (b, w)
+        }
     };
     let join = |ply: Ply, mover: Bits, opp: Bits| -> (Bits, Bits) {
-        if ply.to_move == Color::White { (mover, opp) } else { (opp, mover) }
+        if ply.to_move == Color::White {
+            (mover, opp)
+        } else {
+            (opp, mover)
+        }
     };
 
     // Forward: the layers of placement-phase positions, canonical and sorted.

@@ -22,21 +22,22 @@ mod tt;
 
 pub use tt::Tt;
 
+use crate::position::index::SubspaceIndex;
+use crate::position::subspace::Subspace;
+use crate::position::value::{is_deep, Deep, MoveInfo, Value};
+use crate::position::wld;
+use crate::position::Position;
 use crate::rules::game::Game;
 use crate::rules::geometry::Bits;
-use crate::position::index::SubspaceIndex;
 use crate::rules::movegen::for_each_move;
-use crate::position::Position;
-use crate::position::subspace::Subspace;
 use crate::table::TableError;
-use crate::position::value::{is_deep, Deep, MoveInfo, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 pub use search::solve;
 // The move generation of a ply lives with the rules; the placement solvers use it.
-pub(crate) use crate::rules::ply::{for_each_ply_move, Ply};
 pub use crate::rules::ply::children;
+pub(crate) use crate::rules::ply::{for_each_ply_move, Ply};
 
 /// A whole table's value bytes: a `Vec<u8>`, or memory mapped with huge pages.
 pub type Values = Arc<dyn AsRef<[u8]> + Send + Sync>;
@@ -50,8 +51,8 @@ pub struct MovementTables {
     game: &'static Game,
     /// One value byte per slot, by stones of the side to move and of the other.
     tables: [[OnceLock<Values>; 13]; 13],
-    /// Results only, packed four 2-bit codes per byte (0 draw, 1 win, 2 loss): a quarter
-    /// of the memory, and much faster to load, for searches that settle results only.
+    /// Results only, packed as [`wld`] packs codes (a quarter
+    /// of the memory, and much faster to load), for searches that settle results only.
     wld: [[OnceLock<Values>; 13]; 13],
     loader: Option<Box<Loader>>,
     wld_loader: Option<Box<Loader>>,
@@ -59,20 +60,6 @@ pub struct MovementTables {
     /// Exact depths of the values deeper than a byte, by subspace: empty but for rule
     /// sets that go that deep (`removal=strict`).
     deep: HashMap<Subspace, Deep>,
-}
-
-/// Packs value bytes into 2-bit result codes (the layout of `MovementTables::wld`).
-fn pack_wld(values: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; values.len().div_ceil(4)];
-    for (i, &v) in values.iter().enumerate() {
-        let code = match v {
-            0 => 0,
-            1..=127 => 1,
-            _ => 2,
-        };
-        out[i / 4] |= code << (2 * (i % 4));
-    }
-    out
 }
 
 impl MovementTables {
@@ -107,7 +94,7 @@ impl MovementTables {
     pub fn from_map(game: &'static Game, map: HashMap<Subspace, Vec<u8>>) -> MovementTables {
         let t = MovementTables::empty(game);
         for (sub, values) in map {
-            let _ = t.wld[sub.s as usize][sub.o as usize].set(Arc::new(pack_wld(&values)));
+            let _ = t.wld[sub.s as usize][sub.o as usize].set(Arc::new(wld::pack(&values)));
             let _ = t.tables[sub.s as usize][sub.o as usize].set(Arc::new(values));
         }
         t
@@ -174,7 +161,7 @@ impl MovementTables {
     #[cold]
     fn deep_value(&self, b: u8, mover: Bits, opp: Bits) -> Value {
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
-        let i = SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp);
+        let i = SubspaceIndex::new(self.game.rules().board(), sub.s, sub.o).index(mover, opp);
         self.deep.get(&sub).and_then(|d| d.value(b, i)).unwrap_or_else(|| {
             let e = TableError::DeepValues { path: format!("movement table {sub}").into(), reader: "these movement tables (no deep list given)" };
             self.error.lock().unwrap().get_or_insert(e);
@@ -192,7 +179,7 @@ impl MovementTables {
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
         let table = self.table(sub, false);
         // An empty table stands for one that failed to load (see `take_error`).
-        table.get(SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp) as usize).or(Some(&0))
+        table.get(SubspaceIndex::new(self.game.rules().board(), sub.s, sub.o).index(mover, opp) as usize).or(Some(&0))
     }
 
     /// Like `locate`, in the packed result tables: the byte and the code's shift.
@@ -203,16 +190,16 @@ impl MovementTables {
         }
         let sub = Subspace::new(mover.count_ones() as u8, opp.count_ones() as u8).expect("movement position in range");
         let table = self.table(sub, true);
-        let i = SubspaceIndex::on(self.game.rules.board, sub.s, sub.o).index(mover, opp) as usize;
-        Some((table.get(i / 4).unwrap_or(&0), 2 * (i % 4) as u32))
+        let i = SubspaceIndex::new(self.game.rules().board(), sub.s, sub.o).index(mover, opp) as usize;
+        Some((table.get(i / wld::PER_BYTE).unwrap_or(&0), wld::shift(i)))
     }
 
     /// The result at a place `locate_wld` returned: 1 win, 0 draw, -1 loss.
     #[inline]
     pub fn read_wld(at: Option<(&u8, u32)>) -> i32 {
-        match at.map_or(2, |(b, shift)| (b >> shift) & 3) {
-            0 => 0,
-            1 => 1,
+        match at.map_or(wld::LOSS, |(&b, shift)| wld::at_shift(b, shift)) {
+            wld::DRAW => 0,
+            wld::WIN => 1,
             _ => -1,
         }
     }
@@ -279,5 +266,3 @@ pub(crate) fn movement_root(root: &Position, tables: &MovementTables) -> Solutio
     crate::position::value::sort_moves(&mut moves);
     Solution { value: tables.value(m, o), moves, nodes: 0 }
 }
-
-

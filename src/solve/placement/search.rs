@@ -18,15 +18,15 @@
 
 use super::tt::Bounds;
 pub use super::tt::Tt;
-use crate::cpu::prefetch;
 use super::{for_each_ply_move, movement_root, terminal, MovementTables, Ply, Solution};
-use crate::position::value::{sort_moves, MoveInfo};
-use crate::rules::game::{Game, MAX_POINTS};
-use crate::rules::geometry::Bits;
+use crate::cpu::prefetch;
 use crate::position::index::SetOrbits;
-use crate::position::Position;
-use crate::solve::progress::Progress;
 use crate::position::value::Value;
+use crate::position::value::{sort_moves, MoveInfo};
+use crate::position::Position;
+use crate::rules::game::Game;
+use crate::rules::geometry::{Bits, MAX_POINTS};
+use crate::solve::progress::Progress;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 
@@ -97,7 +97,7 @@ pub struct Search<'a> {
 #[inline(always)]
 fn key(game: &Game, ply: Ply, mover: Bits, opp: Bits) -> u64 {
     let k = mover.count_ones();
-    let (orbit, b) = SetOrbits::get_on(game.rules.board, k as usize).canonical_pair(mover, opp);
+    let (orbit, b) = SetOrbits::get(game.rules().board(), k as usize).canonical_pair(mover, opp);
     let (mh, oh) = (ply.mover_hand() as u64, (ply.white_hand + ply.black_hand - ply.mover_hand()) as u64);
     1 << 54 | oh << 50 | mh << 46 | (k as u64) << 42 | (orbit as u64) << MAX_POINTS | b as u64
 }
@@ -107,13 +107,7 @@ fn key(game: &Game, ply: Ply, mover: Bits, opp: Bits) -> u64 {
 /// cache misses overlap. Inlined whole, loop included (no `collect`), so that the index
 /// computations land in the search's `fast!` copy.
 #[inline(always)]
-fn best_of_leaves<'t, A: Copy>(
-    children: &[Child],
-    beta: i32,
-    locate: impl Fn(&Child) -> A,
-    byte: impl Fn(A) -> Option<&'t u8>,
-    score: impl Fn(A, &Child) -> i32,
-) -> i32 {
+fn best_of_leaves<'t, A: Copy>(children: &[Child], beta: i32, locate: impl Fn(&Child) -> A, byte: impl Fn(A) -> Option<&'t u8>, score: impl Fn(A, &Child) -> i32) -> i32 {
     let mut at: Vec<A> = Vec::with_capacity(children.len());
     for c in children {
         let a = locate(c);
@@ -141,7 +135,7 @@ fn mill_threats(game: &Game, side: Bits, empty: Bits) -> Bits {
         let p = e.trailing_zeros() as usize;
         e &= e - 1;
         // Unused entries are `NO_MILL`, a point no side holds.
-        let [m1, m2, m3] = game.point_mills[p];
+        let [m1, m2, m3] = game.point_mills()[p];
         let (r1, r2, r3) = (m1 & !(1 << p), m2 & !(1 << p), m3 & !(1 << p));
         if side & r1 == r1 || side & r2 == r2 || side & r3 == r3 {
             out |= 1 << p;
@@ -238,7 +232,7 @@ impl<'a> Search<'a> {
         }
         let (ply, next) = (self.plies[t], self.plies[t + 1]);
         let mut children = Vec::with_capacity(64);
-        let empty = !(mover | opp) & self.game.full;
+        let empty = !(mover | opp) & self.game.full();
         let (threats, mine) = (mill_threats(self.game, opp, empty), mill_threats(self.game, mover, empty));
         let mut best = -INF;
         let mut moved_to = Vec::with_capacity(64);
@@ -267,10 +261,24 @@ impl<'a> Search<'a> {
             children.sort_unstable_by_key(|c| -c.order);
             let best = if key & WLD_ONLY != 0 {
                 let score = |a, _: &Child| [-100_000, 0, WIN_NOW][(MovementTables::read_wld(a) + 1) as usize];
-                best_of_leaves(&children, beta, #[inline(always)] |c| self.tables.locate_wld(c.mover, c.opp), |a| a.map(|x| x.0), score)
+                best_of_leaves(
+                    &children,
+                    beta,
+                    #[inline(always)]
+                    |c| self.tables.locate_wld(c.mover, c.opp),
+                    |a| a.map(|x| x.0),
+                    score,
+                )
             } else {
                 let score = |a, c: &Child| self.tables.read_at(a, c.mover, c.opp).goodness();
-                best_of_leaves(&children, beta, #[inline(always)] |c| self.tables.locate(c.mover, c.opp), |a| a, score)
+                best_of_leaves(
+                    &children,
+                    beta,
+                    #[inline(always)]
+                    |c| self.tables.locate(c.mover, c.opp),
+                    |a| a,
+                    score,
+                )
             };
             self.store(key, t, best, alpha, beta);
             return best;
@@ -367,8 +375,20 @@ impl<'a> Search<'a> {
         }
         let Some(w) = self.tt.get(key | WLD_ONLY) else { return exact };
         // Scores in the result pass have the sign of the true score.
-        let lower = if w.lower > 0 { self.longest_win } else if w.lower == 0 { 0 } else { -INF };
-        let upper = if w.upper < 0 { self.longest_loss } else if w.upper == 0 { 0 } else { INF };
+        let lower = if w.lower > 0 {
+            self.longest_win
+        } else if w.lower == 0 {
+            0
+        } else {
+            -INF
+        };
+        let upper = if w.upper < 0 {
+            self.longest_loss
+        } else if w.upper == 0 {
+            0
+        } else {
+            INF
+        };
         let b = exact.unwrap_or(Bounds { lower: -INF, upper: INF });
         Some(Bounds { lower: b.lower.max(lower), upper: b.upper.min(upper) })
     }
@@ -428,13 +448,16 @@ pub fn solve_with_tt(root: &Position, tables: &MovementTables, tt: &Tt, progress
     let mut keyed: Vec<(u64, Bits, Bits)> = moves.iter().map(|&(_, a, oa)| (key(game, next, oa, a), oa, a)).collect();
     keyed.sort_unstable();
     keyed.dedup_by_key(|k| k.0);
-    let work: u64 = keyed.iter().map(|&(_, cm, co)| {
-        let mut n = 0;
-        if 1 < searcher.last && terminal(next, cm).is_none() {
-            for_each_ply_move(game, next, cm, co, |_, _, _| n += 1);
-        }
-        n
-    }).sum();
+    let work: u64 = keyed
+        .iter()
+        .map(|&(_, cm, co)| {
+            let mut n = 0;
+            if 1 < searcher.last && terminal(next, cm).is_none() {
+                for_each_ply_move(game, next, cm, co, |_, _, _| n += 1);
+            }
+            n
+        })
+        .sum();
     progress.begin("placement search: results", work);
     let scores: Vec<(u64, i32)> = keyed.par_iter().map(|&(k, cm, co)| (k, searcher.exact(1, cm, co))).collect();
     let mut out = Vec::with_capacity(moves.len());

@@ -12,7 +12,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
-
 const WAYS: usize = 4;
 /// Bounds are stored offset by this, in 21 bits each.
 const OFFSET: i32 = 1 << 20;

@@ -52,11 +52,11 @@ impl<T> Exits<T> {
             [
                 Some(sector.after_slide()).filter(|_| slides && member.target.is_none()),
                 sector.after_slide_removing(1).filter(|_| slides),
-                sector.after_slide_removing(2).filter(|_| slides && game.take_each),
+                sector.after_slide_removing(2).filter(|_| slides && game.take_each()),
             ],
-            [Some(sector.after_move()).filter(|_| places), sector.after_removing(1).filter(|_| places), sector.after_removing(2).filter(|_| places && game.take_each)],
+            [Some(sector.after_move()).filter(|_| places), sector.after_removing(1).filter(|_| places), sector.after_removing(2).filter(|_| places && game.take_each())],
         ];
-        let mut out = |x: Option<Sector>| x.map(|c| (c.index_on(game.rules.board), table(c)));
+        let mut out = |x: Option<Sector>| x.map(|c| (c.index(game.rules().board()), table(c)));
         Exits {
             ply: Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White },
             inside: member.target.map(|t| members[t].index),

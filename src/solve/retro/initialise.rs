@@ -44,10 +44,10 @@ pub(crate) fn initialise(
         let shared: &Exits<(&[u8], Option<&Deep>)> = &Exits::new(game, members, j, |c| (tables.values(c), tables.deep(c)));
         let sector = members[j].sector;
         let index = &members[j].index;
-        let (full_draw, full) = (game.full_board_draw, game.full);
+        let (full_draw, full) = (game.full_board_draw(), game.full());
         let State { value, counter, cap_max, deep, cap_deep } = state;
         let (value, counter, deep, cap_deep) = (&*value, &*counter, &*deep, &*cap_deep);
-        let opp_orbits = SetOrbits::get(sector.o as usize);
+        let opp_orbits = SetOrbits::get(game.rules().board(), sector.o as usize);
         cap_max.par_chunks_mut(CHUNK).enumerate().for_each(|(c, cap_chunk)| {
             crate::cpu::fast!({
                 // A copy of its own, which the compiler keeps beside the loop's locals: read

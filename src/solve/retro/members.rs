@@ -22,7 +22,7 @@ pub(crate) fn members(game: &Game, sectors: &[Sector]) -> Vec<Member> {
     sectors
         .iter()
         .map(|&sector| {
-            let index = sector.index_on(game.rules.board);
+            let index = sector.index(game.rules().board());
             assert!(index.len() < u32::MAX as u64, "slots fit in u32");
             let target = if sector.slides(game) { sectors.iter().position(|&t| t == sector.after_slide()) } else { None };
             Member { sector, index, target }

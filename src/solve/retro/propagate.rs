@@ -69,7 +69,7 @@ pub(crate) fn propagate<P: Propagation>(game: &Game, members: &[Member], frontie
             // The parent's side to move is this sector's opponent, with its hand.
             let parent_hand = child.sector.oh;
             let edge = pass.edge(d, j, parent_at);
-            let mover_orbits = SetOrbits::get(child.index.sub.s as usize);
+            let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
             list.par_chunks(CHUNK).for_each(|slots| {
                 crate::cpu::fast!({
                     let mut preds = [0u64; MAX_PARENTS];

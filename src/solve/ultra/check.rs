@@ -6,11 +6,11 @@
 
 use super::classes::{Classes, NO_CLASS};
 use super::values::SectorValues;
-use crate::rules::game::Game;
 use crate::position::index::SubspaceIndex;
-use crate::solve::placement::for_each_ply_move;
 use crate::position::sector::Sector;
 use crate::position::value::DRAW;
+use crate::rules::game::Game;
+use crate::solve::placement::for_each_ply_move;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering::Relaxed};
 
@@ -50,28 +50,27 @@ pub struct Loaded<'a> {
 /// rank)` holds, with its stored `(class, depth)` and the `(class, depth)` its moves
 /// give one ply up; `get` gives the tables of `x` and of every sector its moves lead
 /// into.
-fn one_ply<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn Fn(Sector) -> Option<Loaded<'a>>, pick: &(dyn Fn(i16, i32) -> bool + Sync), visit: &(dyn Fn(u64, (i16, u16), (i16, u16)) + Sync)) {
-    let board = game.rules.board;
-    let index = x.index_on(board);
+fn one_ply<'a>(
+    game: &Game,
+    x: Sector,
+    values: &SectorValues,
+    get: &dyn Fn(Sector) -> Option<Loaded<'a>>,
+    pick: &(dyn Fn(i16, i32) -> bool + Sync),
+    visit: &(dyn Fn(u64, (i16, u16), (i16, u16)) + Sync),
+) {
+    let board = game.rules().board();
+    let index = x.index(board);
     let own = get(x).expect("the sector's own tables");
     let rank = values.get(x).unwrap_or(0);
     let stays_into = (x.cyclic(game) && x.unit(game).contains(&x.after_slide())).then(|| x.after_slide());
     let ply = crate::solve::placement::Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     // Children by [placed][removed]; the in-unit child is [0][0] when the unit cycles.
-    let table = |c: Option<Sector>| c.and_then(|c| Some((c.index_on(board), get(c)?)));
-    let take_two = |k: u8| k == 1 || game.take_each;
+    let table = |c: Option<Sector>| c.and_then(|c| Some((c.index(board), get(c)?)));
+    let take_two = |k: u8| k == 1 || game.take_each();
     let slides = x.slides(game);
     let kids: [[Option<(SubspaceIndex, Loaded)>; 3]; 2] = [
-        [
-            table(Some(x.after_slide()).filter(|_| slides)),
-            table(x.after_slide_removing(1).filter(|_| slides)),
-            table(x.after_slide_removing(2).filter(|_| slides && take_two(2))),
-        ],
-        [
-            table(Some(x.after_move()).filter(|_| x.places())),
-            table(x.after_removing(1).filter(|_| x.places())),
-            table(x.after_removing(2).filter(|_| x.places() && take_two(2))),
-        ],
+        [table(Some(x.after_slide()).filter(|_| slides)), table(x.after_slide_removing(1).filter(|_| slides)), table(x.after_slide_removing(2).filter(|_| slides && take_two(2)))],
+        [table(Some(x.after_move()).filter(|_| x.places())), table(x.after_removing(1).filter(|_| x.places())), table(x.after_removing(2).filter(|_| x.places() && take_two(2)))],
     ];
     (0..index.len() as usize).into_par_iter().with_min_len(1 << 12).for_each(|i| {
         let i = i as u64;
@@ -154,7 +153,7 @@ pub fn check_sector<'a>(game: &Game, x: Sector, values: &SectorValues, get: &dyn
 /// sectors of the starts that were classed) one ply up, from each sector's strong
 /// table and class file.
 pub fn verify_dir(dir: &std::path::Path, rules: &crate::Rules, progress: &dyn crate::solve::progress::Progress) -> Result<ClassOutcome, super::run::UltraError> {
-    use super::file::ClassFile;
+    use crate::table::ClassFile;
     use crate::table::{table_path, TableFile};
     use std::collections::{BTreeSet, HashMap};
     let game = rules.game();

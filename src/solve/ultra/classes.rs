@@ -37,12 +37,11 @@ use crate::solve::retro::exits::{Child, Exits};
 use crate::solve::retro::frontier::Frontier;
 use crate::solve::retro::members::{self, Member};
 use crate::solve::retro::propagate::{propagate, Edge, Propagation};
+pub use crate::table::class::{Classes, NO_CLASS};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicI16, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::Mutex;
 
-/// The class of a slot that is not a draw (or a hole).
-pub const NO_CLASS: i16 = i16::MIN;
 /// `δ` not yet decided.
 const OPEN: i16 = i16::MIN;
 /// No drawing exit.
@@ -51,16 +50,6 @@ const NO_EXIT: i16 = i16::MIN;
 const CHUNK: usize = 1 << 14;
 /// More than the most moves without removal a position has.
 const MAX_CHILDREN: usize = 128;
-
-/// The classes of one sector: per slot, the class (or [`NO_CLASS`]) and the depth
-/// (0: none, the draw stays in its unit, or not a draw).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Classes {
-    /// Class per slot, from the side to move's point of view.
-    pub class: Vec<i16>,
-    /// Plies until play leaves the unit under the tie-break; 0 for none.
-    pub depth: Vec<u16>,
-}
 
 /// What the class pass reads of sectors solved before: strong values and classes.
 /// A sector it does not hold is one no move of the unit reaches (outside the start's
@@ -195,7 +184,7 @@ fn initialise(game: &Game, members: &[Member], states: &mut [State], j: usize, t
     let index = &members[j].index;
     let m = &mut states[j];
     let (values, counter, delta, rank) = (m.values, &m.counter, &m.delta, m.rank);
-    let opp_orbits = SetOrbits::get(sector.o as usize);
+    let opp_orbits = SetOrbits::get(game.rules().board(), sector.o as usize);
     m.exit.par_chunks_mut(CHUNK).enumerate().for_each(|(c, exits_out)| {
         crate::cpu::fast!({
             let mut kids = [0u64; MAX_CHILDREN];

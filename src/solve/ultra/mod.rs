@@ -8,7 +8,6 @@
 
 pub mod check;
 pub mod classes;
-pub mod file;
 pub mod run;
 pub mod values;
 

@@ -3,12 +3,12 @@
 
 use super::classes::{unit_classes, ClassTables, Classes, NO_CLASS};
 use super::values::{SectorCounts, SectorValues};
-use crate::rules::game::Game;
 use crate::position::sector::Sector;
-use crate::table::stats::Stats;
 use crate::position::subspace::Unit;
-use crate::table::TableError;
 use crate::position::value::{Value, DRAW};
+use crate::rules::game::Game;
+use crate::table::stats::Stats;
+use crate::table::TableError;
 use std::collections::{BTreeSet, HashMap};
 
 /// Every sector the starts reach by real moves, movement sectors and what their
@@ -37,7 +37,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
     use rayon::prelude::*;
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     let maybe: BTreeSet<Sector> = x.children(game).into_iter().collect();
-    let index = x.index_on(game.rules.board);
+    let index = x.index(game.rules().board());
     let ply = Ply { white_hand: x.sh, black_hand: x.oh, to_move: crate::position::Color::White };
     let found = std::sync::Mutex::new(BTreeSet::new());
     let done = AtomicBool::new(maybe.is_empty());
@@ -84,7 +84,7 @@ pub fn reached_children(game: &Game, x: Sector) -> BTreeSet<Sector> {
 /// The units of `set` children first: movement units (a sector with its mirror), then
 /// placement units, as the strong solver takes them.
 pub fn units_of(game: &Game, set: &BTreeSet<Sector>) -> Result<Vec<Vec<Sector>>, TableError> {
-    let mut units: Vec<Vec<Sector>> = Unit::all_in_order_up_to(game.rules.stones)
+    let mut units: Vec<Vec<Sector>> = Unit::all_in_order_up_to(game.rules().stones())
         .into_iter()
         .map(|u| u.members().into_iter().map(Sector::from).collect::<Vec<_>>())
         .filter(|m| m.iter().any(|x| set.contains(x)))
@@ -194,9 +194,16 @@ pub const VALUES_FILE: &str = "sector-values.txt";
 /// a class file beside each table and the sector values to [`VALUES_FILE`]. The values
 /// are `given`, or ranked from the tables' counts. Class files already there for the
 /// same strong tables and values are kept, so an interrupted run resumes.
-pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)], given: Option<SectorValues>, progress: &dyn crate::solve::progress::Progress, done: &mut dyn FnMut(&ClassReport)) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
-    use super::file::{write_classes, ClassFile};
+pub fn run_dir(
+    dir: &std::path::Path,
+    rules: &crate::Rules,
+    starts: &[(u8, u8)],
+    given: Option<SectorValues>,
+    progress: &dyn crate::solve::progress::Progress,
+    done: &mut dyn FnMut(&ClassReport),
+) -> Result<(SectorValues, Vec<ClassReport>), UltraError> {
     use crate::table::{table_path, TableFile};
+    use crate::table::{write_classes, ClassFile};
     let game = rules.game();
     let set: BTreeSet<Sector> = sectors_of(game, starts);
     let open = |x: Sector| TableFile::open(&table_path(dir, x), x, rules);
@@ -222,8 +229,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
     let mut reports = Vec::new();
     for (pos, unit) in units.iter().enumerate() {
         // A class file is kept only whole: every frame decodes against its table.
-        let kept: Option<Vec<ClassFile>> =
-            unit.iter().map(|x| ClassFile::open(dir, &strong[x], fp).ok().filter(|f| f.read_all(&strong[x]).is_ok())).collect();
+        let kept: Option<Vec<ClassFile>> = unit.iter().map(|x| ClassFile::open(dir, &strong[x], fp).ok().filter(|f| f.read_all(&strong[x]).is_ok())).collect();
         if let Some(files) = kept {
             for (x, f) in unit.iter().zip(files) {
                 let r = ClassReport { sector: *x, draws: f.header.draws, file_bytes: f.file_size(), seconds: None };
@@ -281,7 +287,7 @@ pub fn run_dir(dir: &std::path::Path, rules: &crate::Rules, starts: &[(u8, u8)],
 /// Drawn positions (up to symmetry: holes of the index skipped) by class, over every
 /// class file of the directory's sector values, and the bytes of those files.
 pub fn class_histogram(dir: &std::path::Path, rules: &crate::Rules) -> Result<(std::collections::BTreeMap<i16, u64>, u64), UltraError> {
-    use super::file::ClassFile;
+    use crate::table::ClassFile;
     use crate::table::{table_path, TableFile};
     let values = read_values(dir)?;
     let mut hist = std::collections::BTreeMap::new();
@@ -291,7 +297,7 @@ pub fn class_histogram(dir: &std::path::Path, rules: &crate::Rules) -> Result<(s
         let file = ClassFile::open(dir, &strong, values.fingerprint())?;
         bytes += file.file_size();
         let classes = file.read_all(&strong)?;
-        let index = x.index_on(rules.board);
+        let index = x.index(rules.board());
         for (i, &c) in classes.class.iter().enumerate() {
             if c != NO_CLASS && !(index.may_be_hole(i as u64) && index.is_hole(i as u64)) {
                 *hist.entry(c).or_insert(0u64) += 1;
