@@ -1,4 +1,4 @@
-//! Solving, in stages: the solver of one unit ([`unit`]), by retrograde analysis of
+//! Solving, in stages: the solver of one unit ([`unit`](mod@unit)), by retrograde analysis of
 //! the units with cycles (`retro`) or backward induction over a placement sector
 //! ([`placement::induction`]); search over the placement phase ([`placement`]); the
 //! draw classes of the ultra-strong solution ([`ultra`]), over the same retrograde
