@@ -13,6 +13,8 @@ use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
+#[path = "common/frames.rs"]
+mod frames;
 #[path = "common/rng.rs"]
 mod rng;
 use rng::Rng;
@@ -154,12 +156,7 @@ fn hide(bad: &mut [u8], other: &[u8], rng: &mut Rng) -> bool {
             continue;
         }
         let src = if from_other { other } else { &*bad };
-        let mut region = src[b.0..b.0 + b.1].to_vec();
-        let skip = a.1 - b.1;
-        region.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
-        region.extend_from_slice(&((skip - 8) as u32).to_le_bytes());
-        region.resize(a.1 - 4, 0);
-        region.extend_from_slice(&bad[a.0 + a.1 - 4..a.0 + a.1]);
+        let region = frames::hidden_behind_skippable(&src[b.0..b.0 + b.1], a.1, &bad[a.0 + a.1 - 4..a.0 + a.1]);
         bad[a.0..a.0 + a.1].copy_from_slice(&region);
         return true;
     }

@@ -12,6 +12,8 @@ use morris::table::{table_path, TableFile};
 use morris::{Color, Position, Sector, Subspace};
 use std::path::Path;
 
+#[path = "common/frames.rs"]
+mod frames;
 #[path = "common/server.rs"]
 mod server;
 
@@ -176,16 +178,6 @@ fn frames_in_the_wrong_place_are_errors_on_every_read_path() {
     }
 }
 
-/// A skippable zstd frame of `len` bytes in all whose last 4 bytes are `tail`: zstd
-/// decodes past it, so it hides anything that stands before it.
-fn skippable(len: usize, tail: &[u8]) -> Vec<u8> {
-    let mut s = 0x184D_2A50u32.to_le_bytes().to_vec();
-    s.extend_from_slice(&((len - 8) as u32).to_le_bytes());
-    s.resize(len - 4, 0);
-    s.extend_from_slice(tail);
-    s
-}
-
 /// Block `k`'s stored WLD region (and, with `depth`, its depth region) replaced by
 /// block `j`'s frame followed by a skippable frame that ends with the checksum `k`'s
 /// index entry names: the region ends as the index says and decodes to `j`'s plane.
@@ -200,8 +192,7 @@ fn craft(bytes: &[u8], k: usize, j: usize, depth: bool) -> Option<Vec<u8>> {
     }
     let mut out = bytes.to_vec();
     let mut region = |at: usize, len: usize, from: usize, flen: usize| {
-        let mut r = bytes[from..from + flen].to_vec();
-        r.extend(skippable(len - flen, &bytes[at + len - 4..at + len]));
+        let r = frames::hidden_behind_skippable(&bytes[from..from + flen], len, &bytes[at + len - 4..at + len]);
         out[at..at + len].copy_from_slice(&r);
     };
     region(ok, wk, oj, wj);

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 
 #[path = "common/ultra.rs"]
 mod common_ultra;
+#[path = "common/frames.rs"]
+mod frames;
 use common_ultra::classed;
 
 /// The slot of a position in its sector's table, and the sector (`None`: the side to
@@ -225,11 +227,7 @@ fn class_files_round_trip_resume_and_refuse_what_is_not_theirs() {
     let (g, short) = (0..groups).find_map(|g| others.iter().find(|f| f.len() + 12 <= len(g)).map(|f| (g, f.clone()))).expect("a frame 12 bytes shorter than one of 4-3's");
     let mut crafted = bytes.clone();
     let sg = start(g);
-    let mut region = short.clone();
-    region.extend_from_slice(&0x184D_2A50u32.to_le_bytes());
-    region.extend_from_slice(&((len(g) - short.len() - 8) as u32).to_le_bytes());
-    region.resize(len(g) - 4, 0);
-    region.extend_from_slice(&bytes[sg + len(g) - 4..sg + len(g)]);
+    let region = frames::hidden_behind_skippable(&short, len(g), &bytes[sg + len(g) - 4..sg + len(g)]);
     crafted[sg..sg + len(g)].copy_from_slice(&region);
     std::fs::write(&path, &crafted).unwrap();
     let f = ClassFile::open(d, &strong, values.fingerprint()).unwrap();

@@ -199,3 +199,26 @@ fn an_invalid_sector_values_file_is_an_error_naming_it() {
     let o = morris(&[&["probe", "--db", d][..], &draw[..]].concat());
     assert!(o.status.success() && text(&o).contains("White to move: draw."), "{}", text(&o));
 }
+
+/// A class file of another format version is not a damaged strong table: the advice
+/// is to classify again (`--ultra`), which rewrites it, and the rerun mends it.
+#[test]
+fn a_class_file_of_another_version_advises_classifying_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = morris(&["solve", "--db", d, "--start", "4-3", "--ultra", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let draw = ["--white", "a7,d7,g1,b2", "--black", "d5,e4,c3", "--turn", "white"];
+    let mtc = dir.path().join("4-3.mtc");
+    let mut bytes = std::fs::read(&mtc).unwrap();
+    bytes[8..10].copy_from_slice(&2u16.to_le_bytes());
+    std::fs::write(&mtc, &bytes).unwrap();
+    let o = morris(&[&["probe", "--db", d][..], &draw[..]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("format version 2") && text(&o).contains("--start WK-BK --ultra"), "{}", text(&o));
+    assert!(!text(&o).contains("morris solve` replaces damaged tables"), "{}", text(&o));
+    let o = morris(&["solve", "--db", d, "--start", "4-3", "--ultra", "-q"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let o = morris(&[&["probe", "--db", d][..], &draw[..]].concat());
+    assert!(text(&o).contains("White to move: draw, heading for"), "{}", text(&o));
+}

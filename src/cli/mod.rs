@@ -219,6 +219,11 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
             TableError::Missing { sector, .. } => format!("generate it with `{}`", solve_hint(RULES.get().unwrap_or(&morris::Rules::STANDARD), *sector)),
             TableError::ResultsOnly { .. } => "probe it with `--wdl`, or use the full tables".to_string(),
             TableError::WrongRules { found, .. } => format!("use a directory of tables made under these rules, or read this one with `--rules {found}`"),
+            TableError::Version { path, .. } | TableError::Corrupt { path, .. } | TableError::Truncated { path, .. } if path.extension().is_some_and(|e| e == "mtc") => {
+                let rules = RULES.get().copied().unwrap_or(morris::Rules::STANDARD);
+                let flag = if rules == morris::Rules::STANDARD { String::new() } else { format!("--rules {rules} ") };
+                format!("classify again with `morris solve {flag}--start WK-BK --ultra` (the same --db): it writes class files that are damaged or of another version anew")
+            }
             TableError::Version { .. } | TableError::Corrupt { .. } | TableError::Truncated { .. } => {
                 "solve it again: `morris solve` replaces damaged tables and keeps the good ones".to_string()
             }

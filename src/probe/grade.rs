@@ -61,10 +61,11 @@ impl Grade for Wdl {
 /// The result of a 2-bit WLD code; `None` for 3, which no table holds.
 #[inline(always)]
 fn wdl_of_code(code: u8) -> Option<Wdl> {
+    use crate::position::wld::{DRAW, LOSS, WIN};
     match code {
-        0 => Some(Wdl::Draw),
-        1 => Some(Wdl::Win),
-        2 => Some(Wdl::Loss),
+        DRAW => Some(Wdl::Draw),
+        WIN => Some(Wdl::Win),
+        LOSS => Some(Wdl::Loss),
         _ => None,
     }
 }
