@@ -32,7 +32,8 @@ pub(crate) struct Exits<T> {
 
 /// Where one move leads.
 pub(crate) enum Child<'a, T> {
-    /// The slot of the child in the member the moves without removal target.
+    /// The slot of the child in the member the moves without removal target (0 where
+    /// the caller did not ask for the slots of such children).
     Inside(u64),
     /// What the pass reads of the sector the move leaves into, and the child's slot there.
     Exit(&'a T, u64),
@@ -65,11 +66,13 @@ impl<T> Exits<T> {
     }
 
     /// Calls `f` with where each move of the position `(mover, opp)` leads, in the
-    /// order of the move generator.
+    /// order of the move generator. With `inside_slots` false, a child inside the unit
+    /// comes without its slot: a caller that only counts them saves indexing each,
+    /// which is most of the work of a position with many slides.
     #[inline(always)]
-    pub(crate) fn for_each_child(&self, game: &Game, mover: Bits, opp: Bits, mut f: impl FnMut(Child<'_, T>)) {
+    pub(crate) fn for_each_child(&self, game: &Game, mover: Bits, opp: Bits, inside_slots: bool, mut f: impl FnMut(Child<'_, T>)) {
         // Children inside the unit keep our opponent's stones as their mover's.
-        let prep = self.inside.as_ref().and_then(|t| t.prepare(opp, true));
+        let prep = if inside_slots { self.inside.as_ref().and_then(|t| t.prepare(opp, true)) } else { None };
         // Captures after one move share the capturer's stones (the child's opponent
         // set), so their canonicalisation is prepared once per move.
         let mut last_capturer: [Bits; 3] = [0; 3];
@@ -86,7 +89,7 @@ impl<T> Exits<T> {
                 let removed = (mv.capture != NONE) as usize + (mv.capture2 != NONE) as usize;
                 let placed = (mv.from == NONE) as usize;
                 if let (0, 0, Some(t)) = (removed, placed, self.inside.as_ref()) {
-                    f(Child::Inside(t.index_with(&prep, cm, co)));
+                    f(Child::Inside(if inside_slots { t.index_with(&prep, cm, co) } else { 0 }));
                 } else if let Some((ci, table)) = &self.out[placed][removed] {
                     let slot = if placed == 0 {
                         if co != last_capturer[removed] {

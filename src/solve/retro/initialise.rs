@@ -7,7 +7,7 @@
 //! position decided here (a tentative win, a loss with no child inside the unit, a
 //! blocked side) is listed at its depth.
 
-use super::distinct::distinct;
+use super::distinct::dedup_sorted;
 use super::exits::{Child, Exits};
 use super::frontier::Frontier;
 use super::members::Member;
@@ -64,11 +64,16 @@ pub(crate) fn initialise(
                     // `n` counts the moves into this unit; `other` records any other move, so
                     // that the common move sets no flag of its own.
                     let (mut n, mut other) = (0usize, false);
+                    // Two moves reach one child slot only through a symmetry that fixes the
+                    // opponent's stones (which every move inside the unit keeps): where none
+                    // does, the children are counted without their slots.
+                    let symmetric = opp_orbits.is_symmetric(opp);
                     let (mut best_loss, mut cap_win, mut cap_draw) = (u16::MAX, 0u16, false);
                     exits.for_each_child(
                         game,
                         mover,
                         opp,
+                        symmetric,
                         #[inline(always)]
                         |child| match child {
                             Child::Inside(slot) => {
@@ -89,7 +94,7 @@ pub(crate) fn initialise(
                             }
                         },
                     );
-                    let distinct = distinct(opp_orbits, opp, &mut kids[..n]);
+                    let distinct = if symmetric { dedup_sorted(&mut kids[..n]) } else { n };
                     counter[i].store(distinct as u8, Relaxed);
                     *cap_slot = if cap_draw {
                         NEVER_LOSES

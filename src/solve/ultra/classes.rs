@@ -200,6 +200,7 @@ fn initialise(game: &Game, members: &[Member], states: &mut [State], j: usize, t
                     game,
                     mover,
                     opp,
+                    true,
                     #[inline(always)]
                     |child| {
                         any = true;
