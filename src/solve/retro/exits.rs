@@ -70,7 +70,7 @@ impl<T> Exits<T> {
     /// comes without its slot: a caller that only counts them saves indexing each,
     /// which is most of the work of a position with many slides.
     #[inline(always)]
-    pub(crate) fn for_each_child(&self, game: &Game, mover: Bits, opp: Bits, inside_slots: bool, mut f: impl FnMut(Child<'_, T>)) {
+    pub(crate) fn for_each_child<'s>(&'s self, game: &Game, mover: Bits, opp: Bits, inside_slots: bool, mut f: impl FnMut(Child<'s, T>)) {
         // Children inside the unit keep our opponent's stones as their mover's.
         let prep = if inside_slots { self.inside.as_ref().and_then(|t| t.prepare(opp, true)) } else { None };
         // Captures after one move share the capturer's stones (the child's opponent

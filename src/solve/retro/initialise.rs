@@ -12,6 +12,7 @@ use super::exits::{Child, Exits};
 use super::frontier::Frontier;
 use super::members::Member;
 use super::state::{State, CAP_DEEP, NEVER_LOSES};
+use crate::cpu::prefetch;
 use crate::position::index::SetOrbits;
 use crate::position::value::{value_at, Deep, Value};
 use crate::rules::game::Game;
@@ -54,6 +55,9 @@ pub(crate) fn initialise(
                 // through the shared one, the solve took 1% more instructions.
                 let exits = *shared;
                 let mut kids = [0u64; MAX_CHILDREN];
+                // The children in sectors solved before, read once all are found: each
+                // read is asked for when its slot is known, so they overlap.
+                let mut outside: Vec<(&(&[u8], Option<&Deep>), u64)> = Vec::with_capacity(MAX_CHILDREN);
                 let mut decided: Vec<(u16, u32)> = Vec::new();
                 let first = (c * CHUNK) as u64;
                 for ((i, mover, opp), cap_slot) in index.walk(first, first + cap_chunk.len() as u64).zip(cap_chunk.iter_mut()) {
@@ -80,13 +84,10 @@ pub(crate) fn initialise(
                                 kids[n] = slot;
                                 n += 1;
                             }
-                            Child::Exit(&(values, deep), slot) => {
+                            Child::Exit(table, slot) => {
                                 other = true;
-                                match value_at(values[slot as usize], slot, deep) {
-                                    Value::Loss(d) => best_loss = best_loss.min(d),
-                                    Value::Win(d) => cap_win = cap_win.max(d),
-                                    Value::Draw => cap_draw = true,
-                                }
+                                prefetch(table.0.as_ptr().wrapping_add(slot as usize));
+                                outside.push((table, slot));
                             }
                             Child::Wins => {
                                 other = true;
@@ -94,6 +95,13 @@ pub(crate) fn initialise(
                             }
                         },
                     );
+                    for (&(values, deep), slot) in outside.drain(..) {
+                        match value_at(values[slot as usize], slot, deep) {
+                            Value::Loss(d) => best_loss = best_loss.min(d),
+                            Value::Win(d) => cap_win = cap_win.max(d),
+                            Value::Draw => cap_draw = true,
+                        }
+                    }
                     let distinct = if symmetric { dedup_sorted(&mut kids[..n]) } else { n };
                     counter[i].store(distinct as u8, Relaxed);
                     *cap_slot = if cap_draw {
