@@ -71,9 +71,12 @@ impl Edge for Level<'_> {
 
     #[inline(always)]
     fn prefetch(&self, slot: u64) {
-        // A prefetch never faults: no bounds check.
-        prefetch(self.parent.value.as_ptr().wrapping_add(slot as usize));
-        prefetch(self.parent.counter.as_ptr().wrapping_add(slot as usize));
+        // A prefetch never faults: no bounds check. A win level reads the parent's value
+        // alone, a counting level its counter (and its value only at the last child).
+        match self.update {
+            Update::Count => prefetch(self.parent.counter.as_ptr().wrapping_add(slot as usize)),
+            _ => prefetch(self.parent.value.as_ptr().wrapping_add(slot as usize)),
+        }
     }
 
     #[inline(always)]
