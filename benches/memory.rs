@@ -11,9 +11,10 @@
 //!   as propagation counts down its parents' counters.
 //!
 //! The two random patterns again over 16 MiB, which fits in this machine's 32 MiB L3
-//! (as every table of an 8-stone solve does). Each with 1 and 2 threads (rayon pools of that size). Throughput is bytes for the
-//! scan and accesses for the random patterns. Run with
-//! `nice cargo bench --bench memory`; it takes a few minutes.
+//! (as every table of an 8-stone solve does). Each with 1 and 2 threads (rayon pools
+//! of that size). Throughput is bytes for the scan and accesses for the random
+//! patterns. Run with `nice cargo bench --bench memory`; it takes about 3 minutes.
+//! The results, and the floor they give, are in `docs/measurements.md`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use morris::cpu::prefetch;
@@ -94,7 +95,10 @@ fn bench_memory(c: &mut Criterion) {
         g.bench_function(format!("seq_read 512MiB/{threads}t"), |b| {
             b.iter(|| {
                 pool.install(|| {
-                    table.par_chunks(SIZE / 64).map(|chunk| chunk.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().unwrap())).fold(0u64, u64::wrapping_add)).reduce(|| 0, u64::wrapping_add)
+                    table
+                        .par_chunks(SIZE / 64)
+                        .map(|chunk| chunk.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().unwrap())).fold(0u64, u64::wrapping_add))
+                        .reduce(|| 0, u64::wrapping_add)
                 })
             })
         });
