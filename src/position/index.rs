@@ -158,7 +158,8 @@ fn least_image(stab: u16, b: Bits) -> Bits {
 #[derive(Clone, Copy)]
 pub struct Prepared {
     base: u64,
-    g: u8,
+    /// The symmetry taking the first set to its representative, as its tables.
+    g: &'static symmetry::Table,
     free: Bits,
     stab: u16,
 }
@@ -235,13 +236,13 @@ impl SubspaceIndex {
         let e = self.orbits.canon[rank(fixed) as usize];
         let orbit = (e >> 4) as usize;
         let Orbit { rep, stab } = self.orbits.orbits[orbit];
-        Some(Prepared { base: orbit as u64 * self.per_orbit, g: (e & 15) as u8, free: rep ^ self.mask, stab })
+        Some(Prepared { base: orbit as u64 * self.per_orbit, g: symmetry::table((e & 15) as usize), free: rep ^ self.mask, stab })
     }
 
     /// `index` for a position whose first set was prepared, given the second set.
     #[inline(always)]
     pub fn index_prepared(&self, p: &Prepared, second: Bits) -> u64 {
-        let b = least_image(p.stab, symmetry::apply(p.g as usize, second));
+        let b = least_image(p.stab, symmetry::apply_table(p.g, second));
         p.base + rank(self.bits.pext(b, p.free))
     }
 

@@ -87,16 +87,32 @@ const fn build_compose() -> [[u8; COUNT]; COUNT] {
 
 static COMPOSE: [[u8; COUNT]; COUNT] = build_compose();
 
-/// Applies symmetry `g` to a bitboard; `g` must be below `COUNT`.
+/// One symmetry's lookup tables: the images of each ring's 256 stone patterns.
+pub type Table = [[Bits; 256]; 3];
+
+/// The tables of symmetry `g`, which must be below `COUNT`: for a caller that applies
+/// one symmetry to many sets (the index's children of one position), so that each
+/// application is the three lookups alone.
 ///
 /// `g` is taken modulo `COUNT` rather than bounds-checked: callers pass a symmetry
 /// from a table or a stabiliser's bits, which the compiler cannot see are in range, and
 /// the check cost a compare and a branch on every child of every position.
 #[inline(always)]
-pub fn apply(g: usize, x: Bits) -> Bits {
+pub fn table(g: usize) -> &'static Table {
     debug_assert!(g < COUNT, "symmetry {g}");
-    let t = &BYTES[g % COUNT];
+    &BYTES[g % COUNT]
+}
+
+/// Applies the symmetry whose tables are `t` to a bitboard.
+#[inline(always)]
+pub fn apply_table(t: &Table, x: Bits) -> Bits {
     t[0][x as u8 as usize] | t[1][(x >> 8) as u8 as usize] | t[2][(x >> 16) as u8 as usize]
+}
+
+/// Applies symmetry `g` to a bitboard; `g` must be below `COUNT` (see [`table`]).
+#[inline(always)]
+pub fn apply(g: usize, x: Bits) -> Bits {
+    apply_table(table(g), x)
 }
 
 /// The symmetry `a ∘ b` (apply `b`, then `a`).
