@@ -2,8 +2,8 @@
 //! compress/expand (`pext`/`pdep`) relative to a mask.
 //!
 //! The colex rank of a set with bits `p_0 < p_1 < ...` is `Σ C(p_j, j + 1)`. It does not
-//! depend on the universe size, so one table serves every subspace. Ranking is done a
-//! byte at a time from precomputed partial sums, to keep `index` free of loops.
+//! depend on the universe size, so one table serves every subspace. Ranking is done twelve
+//! points at a time from precomputed partial sums, to keep `index` free of loops.
 
 use crate::rules::geometry::Bits;
 
