@@ -40,6 +40,43 @@ fn bench_index(c: &mut Criterion) {
         let (idx, positions, slots) = sample(name.parse().unwrap());
         g.bench_function(format!("index {name}"), |b| b.iter(|| fast!(positions.iter().map(|&(m, o)| idx.index(m, o)).fold(0u64, |a, i| a ^ i))));
         g.bench_function(format!("unindex {name}"), |b| b.iter(|| fast!(slots.iter().map(|&i| idx.unindex(i)).fold(0u32, |a, (m, o)| a ^ m ^ o))));
+        // The solver's common case: children sharing one side's stones, that side
+        // canonicalised once (`prepare`) and the other ranked per child.
+        g.bench_function(format!("index prepared {name}"), |b| {
+            b.iter(|| {
+                fast!(positions.iter().fold(0u64, |a, &(m, o)| {
+                    let prep = idx.prepare(o, false).or_else(|| idx.prepare(m, true));
+                    a ^ idx.index_with(&prep, m, o)
+                }))
+            })
+        });
+        g.bench_function(format!("is_hole {name}"), |b| b.iter(|| fast!(slots.iter().filter(|&&i| idx.is_hole(black_box(i))).count())));
+    }
+    g.finish();
+}
+
+/// The pieces of an index: the colex rank of a set, a symmetry applied to a set, and
+/// the canonical form of a pair (orbit of the first set, least image of the second).
+fn bench_canonical(c: &mut Criterion) {
+    use morris::position::combin::rank;
+    use morris::position::index::SetOrbits;
+    use morris::rules::symmetry;
+    let (_, positions, _) = sample("8-8".parse().unwrap());
+    let mut g = c.benchmark_group("canonical");
+    g.throughput(Throughput::Elements(N as u64));
+    g.bench_function("rank", |b| b.iter(|| fast!(positions.iter().fold(0u64, |a, &(m, o)| a ^ rank(black_box(m)) ^ rank(o)))));
+    g.bench_function("symmetry apply", |b| b.iter(|| fast!(positions.iter().enumerate().fold(0u32, |a, (k, &(m, _))| a ^ symmetry::apply(k % symmetry::COUNT, black_box(m))))));
+    for k in [3usize, 8] {
+        let orbits = SetOrbits::get(morris::rules::Board::Nine, k);
+        let (_, pairs, _) = sample(morris::Subspace::new(k as u8, 8).unwrap());
+        g.bench_function(format!("canonical_pair {k}"), |b| {
+            b.iter(|| {
+                fast!(pairs.iter().fold(0u32, |a, &(m, o)| {
+                    let (orbit, least) = orbits.canonical_pair(black_box(m), o);
+                    a ^ orbit ^ least
+                }))
+            })
+        });
     }
     g.finish();
 }
@@ -142,5 +179,5 @@ fn bench_alphabeta(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_index, bench_pext, bench_moves, bench_solve, bench_alphabeta);
+criterion_group!(benches, bench_index, bench_canonical, bench_pext, bench_moves, bench_solve, bench_alphabeta);
 criterion_main!(benches);

@@ -32,10 +32,18 @@ pub struct SetOrbits {
     /// By colex rank of a set (among all 24-point sets, so sparse for a smaller
     /// board): `orbit << 4 | g`, where `g` maps the set to the representative.
     canon: Vec<u32>,
-    /// The representative (numerically least member) of each orbit.
-    reps: Vec<Bits>,
-    /// The stabiliser of each representative, one bit per symmetry.
-    stab: Vec<u16>,
+    /// Each orbit's representative and stabiliser, side by side: the index reads both
+    /// for every position, so one lookup (one bounds check, one cache line) serves.
+    orbits: Vec<Orbit>,
+}
+
+/// One orbit of sets.
+#[derive(Clone, Copy)]
+struct Orbit {
+    /// The representative (numerically least member).
+    rep: Bits,
+    /// The representative's stabiliser, one bit per symmetry.
+    stab: u16,
 }
 
 impl SetOrbits {
@@ -46,8 +54,7 @@ impl SetOrbits {
         // Indexed by the colex rank of the set among all sets of the 24-point grid, on
         // which every board lies.
         let mut canon = vec![UNSET; binom(crate::rules::geometry::MAX_POINTS, k) as usize];
-        let mut reps = Vec::new();
-        let mut stab = Vec::new();
+        let mut orbits = Vec::new();
         let inverse: [usize; symmetry::COUNT] = std::array::from_fn(symmetry::inverse);
         // Gosper's hack walks k-sets in increasing numeric order, which is colex order,
         // and spreading them onto `mask` keeps that order, so the first set met of each
@@ -59,7 +66,7 @@ impl SetOrbits {
             debug_assert_eq!(rank(c), r as u64);
             let x = pdep(c, mask);
             if canon[rank(x) as usize] == UNSET {
-                let orbit = reps.len() as u32;
+                let orbit = orbits.len() as u32;
                 let mut st = 0u16;
                 for g in 0..symmetry::COUNT {
                     let y = symmetry::apply(g, x);
@@ -72,8 +79,7 @@ impl SetOrbits {
                         canon[ry] = orbit << 4 | inverse[g] as u32;
                     }
                 }
-                reps.push(x);
-                stab.push(st);
+                orbits.push(Orbit { rep: x, stab: st });
             }
             if k == 0 {
                 break;
@@ -82,7 +88,7 @@ impl SetOrbits {
             let rr = c + low;
             c = (((rr ^ c) >> 2) / low) | rr;
         }
-        SetOrbits { k, mask, canon, reps, stab }
+        SetOrbits { k, mask, canon, orbits }
     }
 
     /// Shared tables for sets of `k` points of `board`, built on first use
@@ -98,12 +104,12 @@ impl SetOrbits {
 
     /// The number of orbits: each orbit of the first set owns `C(n - k, |B|)` slots.
     pub fn count(&self) -> usize {
-        self.reps.len()
+        self.orbits.len()
     }
 
     /// The representative (numerically least member) of orbit `orbit`.
     pub fn representative(&self, orbit: u32) -> Bits {
-        self.reps[orbit as usize]
+        self.orbits[orbit as usize].rep
     }
 
     /// A canonical form of the pair `(a, b)` under the 16 symmetries, where `a` has `k`
@@ -113,37 +119,47 @@ impl SetOrbits {
     pub fn canonical_pair(&self, a: Bits, b: Bits) -> (u32, Bits) {
         let e = self.canon[rank(a) as usize];
         let orbit = e >> 4;
-        let mut best = symmetry::apply((e & 15) as usize, b);
-        let st = self.stab[orbit as usize];
-        if st != 1 {
-            let base = best;
-            let mut rest = st & !1;
-            while rest != 0 {
-                let h = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                best = best.min(symmetry::apply(h, base));
-            }
-        }
-        (orbit, best)
+        (orbit, least_image(self.orbits[orbit as usize].stab, symmetry::apply((e & 15) as usize, b)))
     }
 
     /// Whether some symmetry other than the identity maps `set` (of `k` points) to itself.
     #[inline]
     pub fn is_symmetric(&self, set: Bits) -> bool {
-        self.stab[(self.canon[rank(set) as usize] >> 4) as usize] != 1
+        self.orbits[(self.canon[rank(set) as usize] >> 4) as usize].stab != 1
     }
 
     /// How many orbits have a non-trivial stabiliser.
     pub fn symmetric_count(&self) -> usize {
-        self.stab.iter().filter(|&&s| s != 1).count()
+        self.orbits.iter().filter(|o| o.stab != 1).count()
     }
+}
+
+/// The least image of `b` under the symmetries in `stab` (a stabiliser, so it holds
+/// the identity). The index ranks only this image: `pext` onto the points a
+/// representative leaves free, and the colex rank after it, both keep the numeric
+/// order of the sets they are given (subsets of those points, of one size), so the
+/// least rank is the rank of the least set, and the images need no `pext` or `rank`
+/// of their own.
+#[inline(always)]
+fn least_image(stab: u16, b: Bits) -> Bits {
+    let mut best = b;
+    if stab != 1 {
+        let mut rest = stab & !1;
+        while rest != 0 {
+            let h = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            best = best.min(symmetry::apply(h, b));
+        }
+    }
+    best
 }
 
 /// The first-set half of an index computation (see `SubspaceIndex::prepare`).
 #[derive(Clone, Copy)]
 pub struct Prepared {
     base: u64,
-    g: u8,
+    /// The symmetry taking the first set to its representative, as its tables.
+    g: &'static symmetry::Table,
     free: Bits,
     stab: u16,
 }
@@ -203,19 +219,9 @@ impl SubspaceIndex {
         debug_assert_eq!(a & b, 0);
         let e = self.orbits.canon[rank(a) as usize];
         let orbit = (e >> 4) as usize;
-        let b = symmetry::apply((e & 15) as usize, b);
-        let free = !self.orbits.reps[orbit] & self.mask;
-        let mut r = rank(self.bits.pext(b, free));
-        let st = self.orbits.stab[orbit];
-        if st != 1 {
-            let mut rest = st & !1;
-            while rest != 0 {
-                let h = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                r = r.min(rank(self.bits.pext(symmetry::apply(h, b), free)));
-            }
-        }
-        orbit as u64 * self.per_orbit + r
+        let Orbit { rep, stab } = self.orbits.orbits[orbit];
+        let b = least_image(stab, symmetry::apply((e & 15) as usize, b));
+        orbit as u64 * self.per_orbit + rank(self.bits.pext(b, rep ^ self.mask))
     }
 
     /// Precomputes the first-set half of `index` for many positions that share the
@@ -229,23 +235,15 @@ impl SubspaceIndex {
         }
         let e = self.orbits.canon[rank(fixed) as usize];
         let orbit = (e >> 4) as usize;
-        Some(Prepared { base: orbit as u64 * self.per_orbit, g: (e & 15) as u8, free: !self.orbits.reps[orbit] & self.mask, stab: self.orbits.stab[orbit] })
+        let Orbit { rep, stab } = self.orbits.orbits[orbit];
+        Some(Prepared { base: orbit as u64 * self.per_orbit, g: symmetry::table((e & 15) as usize), free: rep ^ self.mask, stab })
     }
 
     /// `index` for a position whose first set was prepared, given the second set.
     #[inline(always)]
     pub fn index_prepared(&self, p: &Prepared, second: Bits) -> u64 {
-        let b = symmetry::apply(p.g as usize, second);
-        let mut r = rank(self.bits.pext(b, p.free));
-        if p.stab != 1 {
-            let mut rest = p.stab & !1;
-            while rest != 0 {
-                let h = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                r = r.min(rank(self.bits.pext(symmetry::apply(h, b), p.free)));
-            }
-        }
-        p.base + r
+        let b = least_image(p.stab, symmetry::apply_table(p.g, second));
+        p.base + rank(self.bits.pext(b, p.free))
     }
 
     /// `index(mover, opp)`, through `prep` when it is available.
@@ -263,8 +261,8 @@ impl SubspaceIndex {
     pub fn unindex(&self, i: u64) -> (Bits, Bits) {
         let orbit = (i / self.per_orbit) as usize;
         let r = i % self.per_orbit;
-        let a = self.orbits.reps[orbit];
-        let b = self.bits.pdep(unrank(r, self.kb), !a & self.mask);
+        let a = self.orbits.orbits[orbit].rep;
+        let b = self.bits.pdep(unrank(r, self.kb), a ^ self.mask);
         if self.first_is_mover {
             (a, b)
         } else {
@@ -278,14 +276,16 @@ impl SubspaceIndex {
         let mut orbit = (start / self.per_orbit) as usize;
         let mut r = start % self.per_orbit;
         let mut comp: Bits = unrank(r, self.kb);
-        let mut free = if start < end { !self.orbits.reps[orbit] & self.mask } else { 0 };
+        let mut a = if start < end { self.orbits.orbits[orbit].rep } else { 0 };
+        let mut free = a ^ self.mask;
         (start..end).map(move |i| {
             if i != start {
                 r += 1;
                 if r == self.per_orbit {
                     r = 0;
                     orbit += 1;
-                    free = !self.orbits.reps[orbit] & self.mask;
+                    a = self.orbits.orbits[orbit].rep;
+                    free = a ^ self.mask;
                     comp = (1 << self.kb) - 1;
                 } else {
                     let c = comp & comp.wrapping_neg();
@@ -293,7 +293,6 @@ impl SubspaceIndex {
                     comp = (((rr ^ comp) >> 2) / c) | rr;
                 }
             }
-            let a = self.orbits.reps[orbit];
             let b = self.bits.pdep(comp, free);
             if self.first_is_mover {
                 (i, a, b)
@@ -304,14 +303,38 @@ impl SubspaceIndex {
     }
 
     /// Whether slot `i` holds no position of its own (see the module docs).
+    ///
+    /// The slot's second set `b` is a hole exactly when a symmetry fixing the
+    /// representative maps it lower: `index` ranks only the least image (the
+    /// representative's own entry in the canonical table is the identity), and ranks
+    /// are distinct for distinct sets, so comparing the images answers without an
+    /// `index` of the unindexed position.
     #[inline(always)]
     pub fn is_hole(&self, i: u64) -> bool {
         let orbit = (i / self.per_orbit) as usize;
-        if self.orbits.stab[orbit] == 1 {
+        let Orbit { rep, stab } = self.orbits.orbits[orbit];
+        if stab == 1 {
             return false;
         }
-        let (m, o) = self.unindex(i);
-        self.index(m, o) != i
+        let b = self.bits.pdep(unrank(i % self.per_orbit, self.kb), rep ^ self.mask);
+        least_image(stab, b) != b
+    }
+
+    /// The holes among the slots `start..end`, in increasing order. Walks only the
+    /// orbits of the first set with a non-trivial stabiliser (the only ones with
+    /// holes), and their second sets in colex order, so a pass over a table's slots
+    /// skips its holes without unranking each slot.
+    pub fn holes(&self, start: u64, end: u64) -> impl Iterator<Item = u64> + '_ {
+        let (first, last) = if start < end { (start / self.per_orbit, (end - 1) / self.per_orbit + 1) } else { (0, 0) };
+        (first..last).filter(move |&o| self.orbits.orbits[o as usize].stab != 1).flat_map(move |o| {
+            let stab = self.orbits.orbits[o as usize].stab;
+            let base = o * self.per_orbit;
+            let first_is_mover = self.first_is_mover;
+            self.walk(start.max(base), end.min(base + self.per_orbit)).filter_map(move |(i, m, p)| {
+                let b = if first_is_mover { p } else { m };
+                (least_image(stab, b) != b).then_some(i)
+            })
+        })
     }
 
     /// Number of positions (orbits), i.e. slots that are not holes. Only orbits of the
@@ -320,11 +343,11 @@ impl SubspaceIndex {
         use rayon::prelude::*;
         let holes: u64 = (0..self.orbits.count())
             .into_par_iter()
-            .filter(|&o| self.orbits.stab[o] != 1)
+            .filter(|&o| self.orbits.orbits[o].stab != 1)
             .map(|o| {
                 crate::cpu::fast!({
                     let base = o as u64 * self.per_orbit;
-                    (base..base + self.per_orbit).filter(|&i| self.is_hole(i)).count() as u64
+                    self.holes(base, base + self.per_orbit).count() as u64
                 })
             })
             .sum();
@@ -334,7 +357,7 @@ impl SubspaceIndex {
     /// Whether slots in orbit block of `i` can be holes at all (cheap pre-check).
     #[inline]
     pub fn may_be_hole(&self, i: u64) -> bool {
-        self.orbits.stab[(i / self.per_orbit) as usize] != 1
+        self.orbits.orbits[(i / self.per_orbit) as usize].stab != 1
     }
 }
 

@@ -6,7 +6,6 @@
 //! costs three byte-table lookups, because each symmetry maps whole rings to rings.
 
 use crate::rules::geometry::{Bits, MAX_POINTS as POINTS};
-use std::sync::OnceLock;
 
 /// Number of board symmetries; symmetry `0` is the identity.
 pub const COUNT: usize = 16;
@@ -24,66 +23,106 @@ pub const fn map_point(g: usize, p: usize) -> usize {
     8 * r + k
 }
 
-struct Tables {
-    bytes: [[[Bits; 256]; 3]; COUNT],
-    compose: [[u8; COUNT]; COUNT],
-    inverse: [u8; COUNT],
-}
-
-fn tables() -> &'static Tables {
-    static T: OnceLock<Box<Tables>> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut t = Box::new(Tables { bytes: [[[0; 256]; 3]; COUNT], compose: [[0; COUNT]; COUNT], inverse: [0; COUNT] });
-        for g in 0..COUNT {
-            for b in 0..3 {
-                for v in 0..256usize {
-                    let mut out = 0;
-                    for i in 0..8 {
-                        if v >> i & 1 != 0 {
-                            out |= 1 << map_point(g, 8 * b + i);
-                        }
+/// `BYTES[g][ring][v]`: the image under `g` of the stones `v` of one ring.
+const fn build_bytes() -> [[[Bits; 256]; 3]; COUNT] {
+    let mut t = [[[0; 256]; 3]; COUNT];
+    let mut g = 0;
+    while g < COUNT {
+        let mut b = 0;
+        while b < 3 {
+            let mut v = 0;
+            while v < 256 {
+                let mut out = 0;
+                let mut i = 0;
+                while i < 8 {
+                    if v >> i & 1 != 0 {
+                        out |= 1 << map_point(g, 8 * b + i);
                     }
-                    t.bytes[g][b][v] = out;
+                    i += 1;
                 }
+                t[g][b][v] = out;
+                v += 1;
             }
+            b += 1;
         }
-        let perm = |g: usize| -> [usize; POINTS] { std::array::from_fn(|p| map_point(g, p)) };
-        for a in 0..COUNT {
-            for b in 0..COUNT {
-                // compose[a][b] = a after b
-                let (pa, pb) = (perm(a), perm(b));
-                let target: [usize; POINTS] = std::array::from_fn(|p| pa[pb[p]]);
-                let c = (0..COUNT).find(|&c| perm(c) == target).expect("group is closed");
-                t.compose[a][b] = c as u8;
-                if c == 0 {
-                    t.inverse[b] = a as u8;
-                }
-            }
-        }
-        t
-    })
+        g += 1;
+    }
+    t
 }
 
-/// Applies symmetry `g` to a bitboard. Panics unless `g < COUNT`.
+/// Built at compile time: the index applies a symmetry to every child of every
+/// position, and a lazily built table cost a `OnceLock` check at each of those calls.
+static BYTES: [[[Bits; 256]; 3]; COUNT] = build_bytes();
+
+/// Whether `c` and `a ∘ b` move every point alike.
+const fn is_composition(c: usize, a: usize, b: usize) -> bool {
+    let mut p = 0;
+    while p < POINTS {
+        if map_point(c, p) != map_point(a, map_point(b, p)) {
+            return false;
+        }
+        p += 1;
+    }
+    true
+}
+
+/// `COMPOSE[a][b]` is `a ∘ b`.
+const fn build_compose() -> [[u8; COUNT]; COUNT] {
+    let mut t = [[0u8; COUNT]; COUNT];
+    let mut a = 0;
+    while a < COUNT {
+        let mut b = 0;
+        while b < COUNT {
+            let mut c = 0;
+            while !is_composition(c, a, b) {
+                c += 1; // the group is closed: some `c < COUNT` matches
+            }
+            t[a][b] = c as u8;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static COMPOSE: [[u8; COUNT]; COUNT] = build_compose();
+
+/// One symmetry's lookup tables: the images of each ring's 256 stone patterns.
+pub type Table = [[Bits; 256]; 3];
+
+/// The tables of symmetry `g`, which must be below `COUNT`: for a caller that applies
+/// one symmetry to many sets (the index's children of one position), so that each
+/// application is the three lookups alone.
+///
+/// `g` is taken modulo `COUNT` rather than bounds-checked: callers pass a symmetry
+/// from a table or a stabiliser's bits, which the compiler cannot see are in range, and
+/// the check cost a compare and a branch on every child of every position.
+#[inline(always)]
+pub fn table(g: usize) -> &'static Table {
+    debug_assert!(g < COUNT, "symmetry {g}");
+    &BYTES[g % COUNT]
+}
+
+/// Applies the symmetry whose tables are `t` to a bitboard.
+#[inline(always)]
+pub fn apply_table(t: &Table, x: Bits) -> Bits {
+    t[0][x as u8 as usize] | t[1][(x >> 8) as u8 as usize] | t[2][(x >> 16) as u8 as usize]
+}
+
+/// Applies symmetry `g` to a bitboard; `g` must be below `COUNT` (see [`table`]).
 #[inline(always)]
 pub fn apply(g: usize, x: Bits) -> Bits {
-    let t = &tables().bytes[g];
-    t[0][(x & 0xff) as usize] | t[1][(x >> 8 & 0xff) as usize] | t[2][(x >> 16) as usize]
+    apply_table(table(g), x)
 }
 
 /// The symmetry `a ∘ b` (apply `b`, then `a`).
 pub fn compose(a: usize, b: usize) -> usize {
-    tables().compose[a][b] as usize
+    COMPOSE[a][b] as usize
 }
 
 /// The symmetry that undoes `g`: `compose(inverse(g), g) == 0`.
 pub fn inverse(g: usize) -> usize {
-    tables().inverse[g] as usize
-}
-
-/// Forces the lookup tables to be built (so benches do not time the first call).
-pub fn warm_up() {
-    let _ = tables();
+    COMPOSE[g].iter().position(|&c| c == 0).expect("every symmetry has an inverse")
 }
 
 #[cfg(test)]

@@ -40,9 +40,14 @@ impl Stats {
             .map(|(c, chunk)| {
                 crate::cpu::fast!({
                     let mut st = Stats::default();
+                    let first = (c * CHUNK) as u64;
+                    // The next hole, or `u64::MAX` past the last: one compare per slot.
+                    let mut holes = index.holes(first, first + chunk.len() as u64);
+                    let mut hole = holes.next().unwrap_or(u64::MAX);
                     for (k, &b) in chunk.iter().enumerate() {
-                        let i = (c * CHUNK + k) as u64;
-                        if index.may_be_hole(i) && index.is_hole(i) {
+                        let i = first + k as u64;
+                        if i == hole {
+                            hole = holes.next().unwrap_or(u64::MAX);
                             continue;
                         }
                         st.positions += 1;

@@ -155,15 +155,13 @@ pub(super) fn frame_check(frame: &[u8]) -> u32 {
 /// positions have deep entries.
 fn fill_holes(index: &crate::position::index::SubspaceIndex, start: u64, block: &mut [u8]) {
     crate::cpu::fast!({
-        for k in 0..block.len() {
-            let i = start + k as u64;
-            if index.may_be_hole(i) && index.is_hole(i) {
-                block[k] = match if k == 0 { 0 } else { block[k - 1] } {
-                    crate::position::value::DEEP_WIN => crate::position::value::DEEP_WIN - 1,
-                    crate::position::value::DEEP_LOSS => crate::position::value::DEEP_LOSS - 1,
-                    b => b,
-                };
-            }
+        for i in index.holes(start, start + block.len() as u64) {
+            let k = (i - start) as usize;
+            block[k] = match if k == 0 { 0 } else { block[k - 1] } {
+                crate::position::value::DEEP_WIN => crate::position::value::DEEP_WIN - 1,
+                crate::position::value::DEEP_LOSS => crate::position::value::DEEP_LOSS - 1,
+                b => b,
+            };
         }
     })
 }
