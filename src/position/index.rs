@@ -302,6 +302,15 @@ impl SubspaceIndex {
         })
     }
 
+    /// [`SubspaceIndex::is_hole`] of slot `i`, whose position `(mover, opp)` the caller
+    /// has already unindexed (a walk over the slots has it): no unindex again.
+    #[inline(always)]
+    pub fn is_hole_of(&self, i: u64, mover: Bits, opp: Bits) -> bool {
+        let stab = self.orbits.orbits[(i / self.per_orbit) as usize].stab;
+        let b = if self.first_is_mover { opp } else { mover };
+        stab != 1 && least_image(stab, b) != b
+    }
+
     /// Whether slot `i` holds no position of its own (see the module docs).
     ///
     /// The slot's second set `b` is a hole exactly when a symmetry fixing the
@@ -405,6 +414,8 @@ mod tests {
                     let j = idx.index(gm, gp);
                     assert!(j == i || idx.may_be_hole(i), "{s}-{o}: slot {i} came back as {j}");
                     assert_eq!(idx.index(m, p), j, "{s}-{o}: the index is a class function");
+                    assert_eq!(idx.is_hole_of(i, m, p), idx.is_hole(i), "{s}-{o}: slot {i}");
+                    assert_eq!(idx.is_hole(i), idx.index(m, p) != i, "{s}-{o}: slot {i}: a hole is a slot whose position indexes elsewhere");
                     out.extend([i, j, (m as u64) << 24 | p as u64, idx.is_hole(i) as u64]);
                 }
                 let start = next() % idx.len();

@@ -62,7 +62,7 @@ pub(crate) fn initialise(
                 let first = (c * CHUNK) as u64;
                 for ((i, mover, opp), cap_slot) in index.walk(first, first + cap_chunk.len() as u64).zip(cap_chunk.iter_mut()) {
                     let i = i as usize;
-                    if index.may_be_hole(i as u64) && index.index(mover, opp) != i as u64 {
+                    if index.is_hole_of(i as u64, mover, opp) {
                         continue;
                     }
                     // `n` counts the moves into this unit; `other` records any other move, so
