@@ -72,20 +72,13 @@ pub(crate) fn propagate<P: Propagation>(game: &Game, members: &[Member], frontie
             let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
             list.par_chunks(CHUNK).for_each(|slots| {
                 crate::cpu::fast!({
-                    // The parents of one listed position are updated after those of the
-                    // next are found: their lines, asked for as each slot is known, then
-                    // have a whole position's work to arrive (the pass waits on memory).
-                    let mut preds = [[0u64; MAX_PARENTS]; 2];
-                    // The position whose parents wait for their update: slot, buffer, count.
-                    let mut pending: Option<(u32, usize, usize)> = None;
-                    let mut buf = 0;
+                    let mut preds = [0u64; MAX_PARENTS];
                     let mut decided: Vec<(u16, u32)> = Vec::new();
                     for &i in slots {
                         if !edge.listed(i) {
                             continue;
                         }
                         let (mover, opp) = child.index.unindex(i as u64);
-                        let found = &mut preds[buf];
                         let mut k = 0;
                         // Parents keep this position's mover as their opponent.
                         let prep = parent.index.prepare(mover, false);
@@ -98,21 +91,13 @@ pub(crate) fn propagate<P: Propagation>(game: &Game, members: &[Member], frontie
                             |pm, po| {
                                 let p = parent.index.index_with(&prep, pm, po);
                                 edge.prefetch(p);
-                                found[k] = p;
+                                preds[k] = p;
                                 k += 1;
                             },
                         );
                         // Parents share this position's mover set; only its symmetries can merge them.
-                        let k = distinct(mover_orbits, mover, &mut found[..k]);
-                        // A level's updates never change which of its own positions are
-                        // listed (they decide positions one ply deeper), so the order is free.
-                        if let Some((before, b, kb)) = pending.replace((i, buf, k)) {
-                            edge.update(before, &preds[b][..kb], &mut decided);
-                        }
-                        buf ^= 1;
-                    }
-                    if let Some((last, b, k)) = pending {
-                        edge.update(last, &preds[b][..k], &mut decided);
+                        let k = distinct(mover_orbits, mover, &mut preds[..k]);
+                        edge.update(i, &preds[..k], &mut decided);
                     }
                     frontier.flush(parent_at, &mut decided);
                     progress.advance(slots.len() as u64);
