@@ -163,20 +163,6 @@ impl Game {
         own & a == a || own & b == b || (B::PER_POINT == 3 && own & c == c)
     }
 
-    /// The points that would complete a mill with two stones of `own`: a stone that
-    /// comes to any other point closes none. One pass over the mills serves every move
-    /// of a position, most of which then need no test of their own.
-    #[inline(always)]
-    pub fn mill_points_on<B: Board24>(own: Bits) -> Bits {
-        let mut out = 0;
-        for &m in &B::MILLS[..B::COUNT] {
-            // The mill's points `own` lacks: one point (or none) to add.
-            let x = m & !own;
-            out |= if x & x.wrapping_sub(1) == 0 { x } else { 0 };
-        }
-        out
-    }
-
     /// The stones of `own` that stand in at least one complete mill.
     #[inline]
     pub fn stones_in_mills(&self, own: Bits) -> Bits {
