@@ -16,7 +16,7 @@
 //! subspaces), which table files store as draws and statistics skip.
 
 use crate::position::combin::pdep;
-use crate::position::combin::{binom, rank, unrank, BitOps};
+use crate::position::combin::{binom, rank, unrank_below, BitOps};
 use crate::position::subspace::Subspace;
 use crate::rules::geometry::Bits;
 use crate::rules::symmetry;
@@ -172,6 +172,8 @@ pub struct SubspaceIndex {
     /// Whether the side to move's stones form the first set.
     first_is_mover: bool,
     kb: usize,
+    /// The points the second set is drawn from, those the first leaves free.
+    nb: usize,
     /// Slots per orbit of the first set.
     per_orbit: u64,
     /// The board's points.
@@ -194,7 +196,7 @@ impl SubspaceIndex {
         let first_is_mover = Self::slots_for(board, s, o) <= Self::slots_for(board, o, s);
         let (ka, kb) = if first_is_mover { (s, o) } else { (o, s) };
         let orbits = SetOrbits::get(board, ka);
-        SubspaceIndex { sub, first_is_mover, kb, per_orbit: binom(n - ka, kb), mask: board.mask(), orbits, bits: BitOps::detect() }
+        SubspaceIndex { sub, first_is_mover, kb, nb: n - ka, per_orbit: binom(n - ka, kb), mask: board.mask(), orbits, bits: BitOps::detect() }
     }
 
     fn slots_for(board: Board, ka: usize, kb: usize) -> u64 {
@@ -262,7 +264,7 @@ impl SubspaceIndex {
         let orbit = (i / self.per_orbit) as usize;
         let r = i % self.per_orbit;
         let a = self.orbits.orbits[orbit].rep;
-        let b = self.bits.pdep(unrank(r, self.kb), a ^ self.mask);
+        let b = self.bits.pdep(unrank_below(r, self.kb, self.nb), a ^ self.mask);
         if self.first_is_mover {
             (a, b)
         } else {
@@ -275,7 +277,7 @@ impl SubspaceIndex {
     pub fn walk(&self, start: u64, end: u64) -> impl Iterator<Item = (u64, Bits, Bits)> + '_ {
         let mut orbit = (start / self.per_orbit) as usize;
         let mut r = start % self.per_orbit;
-        let mut comp: Bits = unrank(r, self.kb);
+        let mut comp: Bits = unrank_below(r, self.kb, self.nb);
         let mut a = if start < end { self.orbits.orbits[orbit].rep } else { 0 };
         let mut free = a ^ self.mask;
         (start..end).map(move |i| {
@@ -325,7 +327,7 @@ impl SubspaceIndex {
         if stab == 1 {
             return false;
         }
-        let b = self.bits.pdep(unrank(i % self.per_orbit, self.kb), rep ^ self.mask);
+        let b = self.bits.pdep(unrank_below(i % self.per_orbit, self.kb, self.nb), rep ^ self.mask);
         least_image(stab, b) != b
     }
 
