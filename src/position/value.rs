@@ -139,6 +139,17 @@ impl Value {
             Value::Loss(d) => -100_000 + d as i32,
         }
     }
+
+    /// The value of a [`Value::goodness`]; the check keeps the best of a position's
+    /// children as one.
+    #[inline]
+    pub fn of_goodness(g: i32) -> Value {
+        match g {
+            0 => Value::Draw,
+            1.. => Value::Win((100_000 - g) as u16),
+            _ => Value::Loss((g + 100_000) as u16),
+        }
+    }
 }
 
 /// Encoded win in `d` plies (`d` odd).

@@ -94,7 +94,35 @@ pub(crate) mod sealed {
         fn at(whole: &Self::Whole, slot: u64) -> Self;
         /// Asks the processor to start loading the entry at `slot`.
         fn prefetch(whole: &Self::Whole, slot: u64);
+        /// `at(whole, slot).parent()` as a key that orders as the grades do, so that
+        /// the best of many children is a maximum of integers: the check takes one
+        /// per child, and decoding each into a grade and comparing grades was a fifth
+        /// of its instructions. Every key is above [`NO_KEY`].
+        fn parent_key(whole: &Self::Whole, slot: u64) -> i32;
+        /// The grade of a key from [`Read::parent_key`].
+        fn of_key(key: i32) -> Self;
     }
+
+    /// Below every key: the best of no children.
+    pub const NO_KEY: i32 = i32::MIN;
+
+    /// [`Read::parent_key`] of each value byte that is not deep: the goodness of the
+    /// move into a position of that value, built from [`Value::decode`]'s encoding.
+    static PARENT_KEY: [i32; 256] = {
+        let mut t = [0i32; 256];
+        let mut b = 0;
+        while b < 256 {
+            t[b] = match b {
+                0 => 0,
+                // Win(2b - 1), whose parent loses in 2b.
+                1..=127 => -100_000 + 2 * b as i32,
+                // Loss(2(b - 128)), whose parent wins in one more.
+                _ => 100_000 - (2 * (b as i32 - 128) + 1),
+            };
+            b += 1;
+        }
+        t
+    };
 
     impl Read for Value {
         const DEPTHS: bool = true;
@@ -124,6 +152,20 @@ pub(crate) mod sealed {
         #[inline(always)]
         fn prefetch(whole: &Self::Whole, slot: u64) {
             crate::cpu::prefetch(whole.0.as_ptr().wrapping_add(slot as usize));
+        }
+
+        #[inline(always)]
+        fn parent_key(whole: &Self::Whole, slot: u64) -> i32 {
+            let b = whole.0[slot as usize];
+            if is_deep(b) {
+                return Self::at(whole, slot).parent().goodness();
+            }
+            PARENT_KEY[b as usize]
+        }
+
+        #[inline(always)]
+        fn of_key(key: i32) -> Value {
+            Value::of_goodness(key)
         }
     }
 
@@ -156,6 +198,20 @@ pub(crate) mod sealed {
         #[inline(always)]
         fn prefetch(whole: &Self::Whole, slot: u64) {
             crate::cpu::prefetch(whole.as_ptr().wrapping_add(slot as usize / 4));
+        }
+
+        #[inline(always)]
+        fn parent_key(whole: &Self::Whole, slot: u64) -> i32 {
+            Self::at(whole, slot).parent() as i32
+        }
+
+        #[inline(always)]
+        fn of_key(key: i32) -> Wdl {
+            match key {
+                0 => Wdl::Loss,
+                1 => Wdl::Draw,
+                _ => Wdl::Win,
+            }
         }
     }
 }

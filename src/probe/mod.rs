@@ -12,6 +12,7 @@
 mod cache;
 mod grade;
 mod searcher;
+pub(crate) use grade::sealed::NO_KEY;
 pub use grade::Grade;
 pub use searcher::{SearchOptions, Searcher};
 pub mod ultra;

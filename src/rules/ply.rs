@@ -108,9 +108,12 @@ pub fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: i
     // Empty when a mill takes nothing: against an empty board, or `removal=strict`
     // with every stone in a mill (see `Game::removable`).
     let rem = game.removable(opp);
+    // A placement closes a mill exactly where it completes one of `mover`'s: one pass
+    // over the mills, not a test at each empty point.
+    let closers = game.mill_completions(mover);
     for to in BitIter(empty) {
         let after = mover | 1 << to;
-        let mills = game.mills_closed(after, to);
+        let mills = if closers & (1 << to) == 0 { 0 } else { game.mills_closed(after, to) };
         if mills == 0 || rem == 0 {
             f(Move { from: NONE, to: to as u8, capture: NONE, capture2: NONE }, after, opp);
         } else if mills >= 2 && game.take_each() {

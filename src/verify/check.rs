@@ -8,6 +8,7 @@ use crate::position::index::SubspaceIndex;
 use crate::position::sector::Sector;
 use crate::position::{Color, Position};
 use crate::probe::Grade;
+use crate::probe::NO_KEY;
 use crate::rules::game::Game;
 use crate::rules::movegen::NONE;
 use crate::rules::ply::{for_each_ply_move, Ply};
@@ -21,6 +22,9 @@ const KEEP: usize = 100;
 
 /// Slots a parallel task walks.
 const CHUNK: u64 = 1 << 14;
+
+/// Children whose entries are in flight at once (see the ring in `check`).
+const AHEAD: usize = 8;
 
 /// Checks every position of `sector` against its children's values; `loaded` holds
 /// the whole tables of `sector` and of every sector its moves lead into.
@@ -57,15 +61,17 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
             crate::cpu::fast!({
                 let (mut checked, mut bad) = (0u64, 0u64);
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-                // Child slots of one position: found first and prefetched, read after.
-                let mut at: Vec<(&V::Whole, u64)> = Vec::with_capacity(256);
                 for (i, m, o) in idx.walk(start, end) {
                     if idx.may_be_hole(i) && idx.is_hole(i) {
                         continue; // a don't-care entry
                     }
                     // The prepared index must only be used for the plain child's slots.
                     let prep = plain.prepare(o, true);
-                    at.clear();
+                    // Each child's entry is prefetched when its slot is known and read
+                    // `AHEAD` children later, from a ring: its load overlaps the work
+                    // on the children between.
+                    let mut ring: [(&V::Whole, u64); AHEAD] = [(plain_values, 0); AHEAD];
+                    let (mut pushed, mut best) = (0usize, NO_KEY);
                     let mut wins_now = false;
                     for_each_ply_move(
                         game,
@@ -76,36 +82,36 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                         |mv, after, opp_after| {
                             // The child, from its own side to move's point of view.
                             let cs = opp_after.count_ones() as u8;
-                            if cs == o_stones && !(slides_too && mv.from != NONE) {
-                                let ci = plain.index_with(&prep, opp_after, after);
-                                V::prefetch(plain_values, ci);
-                                at.push((plain_values, ci));
+                            let child = if cs == o_stones && !(slides_too && mv.from != NONE) {
+                                (plain_values, plain.index_with(&prep, opp_after, after))
                             } else if cs + oh < 3 {
                                 debug_assert!(mv.capture != NONE, "a move without capture leaves both sides in the game");
                                 wins_now = true;
+                                return;
                             } else {
                                 let (index, values) = kids[(mv.from == NONE) as usize][(o_stones - cs) as usize].as_ref().expect("every child is in a child sector");
-                                let ci = index.index(opp_after, after);
-                                V::prefetch(values, ci);
-                                at.push((*values, ci));
+                                (*values, index.index(opp_after, after))
+                            };
+                            V::prefetch(child.0, child.1);
+                            let slot = &mut ring[pushed % AHEAD];
+                            if pushed >= AHEAD {
+                                best = best.max(V::parent_key(slot.0, slot.1));
                             }
+                            *slot = child;
+                            pushed += 1;
                         },
                     );
+                    for &(values, ci) in &ring[..pushed.min(AHEAD)] {
+                        best = best.max(V::parent_key(values, ci));
+                    }
                     let expected = if wins_now {
                         V::WIN_NOW
-                    } else if at.is_empty() && full_draw && m | o == full {
+                    } else if pushed == 0 && full_draw && m | o == full {
                         V::DRAW
+                    } else if pushed == 0 {
+                        V::LOST
                     } else {
-                        // A loop, not `Iterator::max`: the closures of an iterator chain
-                        // are left out of line here, and the check runs a third slower.
-                        let mut best: Option<V> = None;
-                        for &(values, ci) in &at {
-                            let v = V::at(values, ci).parent();
-                            if best.is_none_or(|b| v > b) {
-                                best = Some(v);
-                            }
-                        }
-                        best.unwrap_or(V::LOST)
+                        V::of_key(best)
                     };
                     let stored = V::at(own, i);
                     checked += 1;
