@@ -164,6 +164,32 @@ pub struct Prepared {
     stab: u16,
 }
 
+/// `SubspaceIndex::index` of children whose opponent's stones (the capturer's) repeat
+/// from one call to the next: the captures after one move differ only in the stone
+/// taken, so the capturer's set is prepared once per move, not once per child. The
+/// solver's exits and the placement induction both index captures so. One serves one
+/// `SubspaceIndex`: the preparation belongs to the index it was made by.
+#[derive(Clone, Copy, Default)]
+pub struct CaptureIndex {
+    /// The opponent set prepared last, and its preparation.
+    last: Bits,
+    prep: Option<Prepared>,
+}
+
+impl CaptureIndex {
+    /// `idx.index(mover, opp)`, preparing `opp` only when it differs from the last
+    /// call's. Always the slot `index` gives: a stale or absent preparation is never
+    /// used for another set.
+    #[inline(always)]
+    pub fn index(&mut self, idx: &SubspaceIndex, mover: Bits, opp: Bits) -> u64 {
+        if opp != self.last || self.prep.is_none() {
+            self.last = opp;
+            self.prep = idx.prepare(opp, false);
+        }
+        idx.index_with(&self.prep, mover, opp)
+    }
+}
+
 /// The perfect hash of one subspace `s-o`.
 #[derive(Clone, Copy)]
 pub struct SubspaceIndex {

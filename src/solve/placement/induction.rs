@@ -12,7 +12,7 @@
 
 use super::{for_each_ply_move, Ply};
 use crate::cpu::prefetch;
-use crate::position::index::{Prepared, SubspaceIndex};
+use crate::position::index::{CaptureIndex, SubspaceIndex};
 use crate::position::sector::Sector;
 use crate::position::value::{value_at, Deep, Value};
 use crate::position::Color;
@@ -97,8 +97,7 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
     let (mut n, mut wins_now) = (0usize, false);
     // The captures after one move share the capturer's stones (the child's opponent
     // set), so their canonicalisation is prepared once per move.
-    let mut last_capturer: [Bits; 2] = [0; 2];
-    let mut cap_prep: [Option<Prepared>; 2] = [None, None];
+    let mut capture_index = [CaptureIndex::default(); 2];
     for_each_ply_move(
         game,
         ply,
@@ -113,12 +112,7 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
                 at[n] = i;
                 n += 1;
             } else if let Some(t) = &captures[removed as usize - 1] {
-                let r = removed as usize - 1;
-                if after != last_capturer[r] {
-                    last_capturer[r] = after;
-                    cap_prep[r] = t.index.prepare(after, false);
-                }
-                let i = t.index.index_with(&cap_prep[r], opp_after, after);
+                let i = capture_index[removed as usize - 1].index(&t.index, opp_after, after);
                 prefetch(t.values.as_ptr().wrapping_add(i as usize));
                 at[n] = i | CAPTURE | (removed - 1) << 62;
                 n += 1;

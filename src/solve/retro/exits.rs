@@ -9,7 +9,7 @@
 //! classes): `T` is what it reads.
 
 use super::members::Member;
-use crate::position::index::{Prepared, SubspaceIndex};
+use crate::position::index::{CaptureIndex, SubspaceIndex};
 use crate::position::sector::Sector;
 use crate::position::Color;
 use crate::rules::game::Game;
@@ -75,8 +75,7 @@ impl<T> Exits<T> {
         let prep = if inside_slots { self.inside.as_ref().and_then(|t| t.prepare(opp, true)) } else { None };
         // Captures after one move share the capturer's stones (the child's opponent
         // set), so their canonicalisation is prepared once per move.
-        let mut last_capturer: [Bits; 3] = [0; 3];
-        let mut cap_prep: [Option<Prepared>; 3] = [None, None, None];
+        let mut captures = [CaptureIndex::default(); 3];
         for_each_ply_move(
             game,
             self.ply,
@@ -91,15 +90,7 @@ impl<T> Exits<T> {
                 if let (0, 0, Some(t)) = (removed, placed, self.inside.as_ref()) {
                     f(Child::Inside(if inside_slots { t.index_with(&prep, cm, co) } else { 0 }));
                 } else if let Some((ci, table)) = &self.out[placed][removed] {
-                    let slot = if placed == 0 {
-                        if co != last_capturer[removed] {
-                            last_capturer[removed] = co;
-                            cap_prep[removed] = ci.prepare(co, false);
-                        }
-                        ci.index_with(&cap_prep[removed], cm, co)
-                    } else {
-                        ci.index(cm, co)
-                    };
+                    let slot = if placed == 0 { captures[removed].index(ci, cm, co) } else { ci.index(cm, co) };
                     f(Child::Exit(table, slot));
                 } else {
                     debug_assert!(removed > 0, "a move without removal has a child sector");
