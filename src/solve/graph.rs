@@ -138,30 +138,41 @@ pub struct Estimate {
     pub seconds: f64,
 }
 
-/// Rates and sizes measured with `/usr/bin/time -v morris solve --unit ID` on the
-/// reference machine (2 vCPU Xeon, 24 GiB; docs/distributed.md has the runs): the
-/// estimates are these times the unit's slots, so they scale with the unit and are
-/// meant to be within a factor of two, on the safe side for memory.
+/// Rates and sizes fitted to `/usr/bin/time -v morris solve --unit ID` of all 131 units
+/// of `--max-stones 12 --start 6-6` (standard rules) on the reference machine (2 vCPU
+/// Xeon, 24 GiB, while another solve ran at nice 19; `scripts/unit-times.py`,
+/// docs/distributed.md). The estimates are these times the unit's slots, so they scale
+/// with the unit. Memory is on the safe side: every unit's peak RSS was 22 to 85 % of
+/// its estimate. Time is rougher, because a retrograde unit's time grows with its
+/// number of levels as well as its slots, and the machine was shared: the units above
+/// a million slots took 0.15 to 2.4 times their estimate (the 3-9 pair the most, 5-5
+/// the least); the workflow gives each job four times its estimate. The whole standard
+/// game is estimated at 83 minutes of retrograde units (47 measured in one process on
+/// an idle machine) and 197 of placement units (45 in one process, which decodes each
+/// child table once where a unit alone decodes all of its own).
 pub mod rates {
     /// Resident memory of a unit solver before its tables: the binary, the index's
-    /// lookup tables, buffers.
-    pub const BASE_BYTES: u64 = 64 << 20;
+    /// lookup tables, buffers (19 MB measured for the smallest units).
+    pub const BASE_BYTES: u64 = 32 << 20;
     /// Bytes per slot of a unit solved by retrograde analysis: the value byte, the
-    /// child counters and the work lists.
-    pub const RETRO_BYTES_PER_SLOT: f64 = 5.0;
+    /// child counters and the work lists (3.0 to 5.2 measured beyond the tables read).
+    pub const RETRO_BYTES_PER_SLOT: f64 = 6.0;
     /// Bytes per slot of a placement sector solved by induction: the value byte and
-    /// the writer's planes.
-    pub const INDUCTION_BYTES_PER_SLOT: f64 = 2.0;
+    /// the writer's planes (1.1 to 2.2 measured).
+    pub const INDUCTION_BYTES_PER_SLOT: f64 = 2.5;
     /// Bytes per slot of a table read: decoded, one value byte each.
     pub const READ_BYTES_PER_SLOT: f64 = 1.0;
-    /// Slots per second of retrograde analysis, writing included.
-    pub const RETRO_SLOTS_PER_SECOND: f64 = 3.0e6;
+    /// Slots per second of retrograde analysis, writing included (0.8 M measured for
+    /// the pairs 3-8 and 3-9 with their long chains of levels, 12 M for 5-5, 3.2 M over
+    /// the 49 standard subspaces in one process).
+    pub const RETRO_SLOTS_PER_SECOND: f64 = 2.0e6;
     /// Slots per second of induction, writing included.
-    pub const INDUCTION_SLOTS_PER_SECOND: f64 = 6.0e6;
-    /// Slots per second of decoding the tables read.
-    pub const READ_SLOTS_PER_SECOND: f64 = 50.0e6;
-    /// Seconds of a unit however small: the process, the rule check, opening files.
-    pub const BASE_SECONDS: f64 = 0.05;
+    pub const INDUCTION_SLOTS_PER_SECOND: f64 = 3.0e6;
+    /// Slots per second of reading and decoding the tables a unit reads.
+    pub const READ_SLOTS_PER_SECOND: f64 = 8.0e6;
+    /// Seconds of a unit however small: the process, the rule check, opening files
+    /// (0.1 to 0.3 s measured).
+    pub const BASE_SECONDS: f64 = 0.2;
 }
 
 impl Estimate {
