@@ -221,7 +221,13 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
 /// it reads and writes its tables: the one path of [`run`] and of a unit solved alone
 /// ([`alone`](super::alone)), so that both write the same bytes. Returns each table's
 /// report with its values, which a later unit may read.
-pub(crate) fn solve_and_write(dir: &Path, rules: &crate::Rules, unit: &[Sector], tables: &dyn SectorTables, reporter: &dyn Reporter) -> Result<Vec<(Report, Vec<u8>, Deep)>, TableError> {
+pub(crate) fn solve_and_write(
+    dir: &Path,
+    rules: &crate::Rules,
+    unit: &[Sector],
+    tables: &dyn SectorTables,
+    reporter: &dyn Reporter,
+) -> Result<Vec<(Report, Vec<u8>, Deep)>, TableError> {
     let game = rules.game();
     let start = Instant::now();
     let solved = solve_unit(game, unit, tables, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");

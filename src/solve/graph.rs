@@ -220,7 +220,9 @@ mod tests {
     #[test]
     fn unit_ids() {
         let lasker: Rules = "lasker".parse().unwrap();
-        for (rules, text, id) in [(Rules::STANDARD, "4-3", "3-4+4-3"), (Rules::STANDARD, "3-4+4-3", "3-4+4-3"), (Rules::STANDARD, "5-5", "5-5"), (Rules::STANDARD, "4-4-2-1", "4-4-2-1")] {
+        for (rules, text, id) in
+            [(Rules::STANDARD, "4-3", "3-4+4-3"), (Rules::STANDARD, "3-4+4-3", "3-4+4-3"), (Rules::STANDARD, "5-5", "5-5"), (Rules::STANDARD, "4-4-2-1", "4-4-2-1")]
+        {
             let u = UnitId::parse(text, &rules).unwrap();
             assert_eq!(u.to_string(), id);
             assert_eq!(UnitId::parse(&u.to_string(), &rules).unwrap(), u);

@@ -89,8 +89,8 @@ pub mod writer;
 pub use block::{BlockFile, Kind};
 pub use class::{class_path, write_classes, ClassFile, ClassHeader, Classes, NO_CLASS};
 pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
-pub use reader::{Checked, Planes, TableFile};
 pub use lock::lock_dir;
+pub use reader::{Checked, Planes, TableFile};
 pub use writer::{write_atomic, write_table, write_table_deep};
 
 use crate::position::sector::Sector;
