@@ -25,11 +25,14 @@ profile=$(realpath workflow/profiles/local)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Runs the workflow for rules $1 into directory $2 (Snakemake's own files in $2.wf).
+# Runs the workflow for rules $1 into directory $2 (Snakemake's own files in $2.wf),
+# with Snakemake options $3...
 workflow() {
-    mkdir -p "$2.wf"
-    "$snakemake" -s "$snakefile" --profile "$profile" --cores 2 --directory "$2.wf" --quiet all \
-        --config morris="$morris" rules="$1" scope="--start 5-5" db="$2"
+    local rules=$1 db=$2
+    shift 2
+    mkdir -p "$db.wf"
+    "$snakemake" -s "$snakefile" --profile "$profile" --cores 2 --directory "$db.wf" --quiet all \
+        --config morris="$morris" rules="$rules" scope="--start 5-5" db="$db" "$@"
 }
 
 # Compares every table of $1 with $2, which must hold the same table names.
@@ -54,13 +57,14 @@ for rules in lasker morabaraba; do
     same_tables "$work/$rules-single" "$work/$rules-flow"
 done
 
-# Resume: kill the workflow midway (its jobs with it), run it again.
-workflow lasker "$work/resume" >"$work/resume.log" 2>&1 &
+# Resume: kill the workflow midway with SIGKILL (Snakemake and its running jobs, as a
+# lost node would), remove Snakemake's stale lock as after any crash, run it again.
+setsid bash -c "$(declare -p snakemake snakefile profile morris); $(declare -f workflow); workflow lasker '$work/resume'" >"$work/resume.log" 2>&1 &
 pid=$!
-sleep 6
-kill -TERM "$pid" 2>/dev/null || true
-wait "$pid" 2>/dev/null || true
+sleep 8
+{ kill -KILL -- "-$pid" && wait "$pid"; } 2>/dev/null || true
 before=$(ls "$work/resume"/*.mtb 2>/dev/null | wc -l)
+workflow lasker "$work/resume" --unlock >>"$work/resume.log" 2>&1
 workflow lasker "$work/resume" >>"$work/resume.log" 2>&1 || { cat "$work/resume.log"; exit 1; }
 echo "lasker 5-5 resumed from $before tables:"
 same_tables "$work/lasker-single" "$work/resume"
