@@ -12,6 +12,7 @@ mod arena;
 mod board;
 mod compact;
 mod draw;
+mod plan;
 mod plot;
 mod probe;
 mod progress;
@@ -53,6 +54,15 @@ and the 449 placement sectors of the 9-9 start. Complete and valid tables alread
 are kept, so an interrupted run resumes. With no scope option, the default is the movement subspaces \
 with s+o <= 8 and the small starts 3-3, 3-4, 4-3 and 4-4: seconds, and a board `morris serve` can play on.")]
     Solve(solve::Args),
+    /// The graph of solve units, for a workflow engine or a cluster: one `morris solve
+    /// --unit ID` a unit.
+    #[command(long_about = "Prints the graph of solve units of --all, --start WK-BK or --max-stones N: each unit's ID \
+(its sectors joined by +, as `morris solve --unit ID` takes it), its sectors, the units it depends on (which write \
+the tables it reads), the files it reads and writes in --db, its index slots, and estimates of its peak memory and \
+time from rates measured on a 2-core machine. Units come in an order that solves each after its dependencies. \
+--json prints one object for scripts (workflow/Snakefile reads it). Tables already in --db must be of the same \
+rules. See docs/distributed.md.")]
+    Plan(plan::Args),
     /// Print the figures stored in the tables: positions, W/D/L, deepest values, size.
     Stats(stats::Args),
     /// The value of a position and of every move from it, read from the tables.
@@ -106,6 +116,7 @@ impl Command {
     fn db(&mut self) -> &mut std::path::PathBuf {
         match self {
             Command::Solve(a) => &mut a.db,
+            Command::Plan(a) => &mut a.db,
             Command::Stats(a) => &mut a.db,
             Command::Probe(a) => &mut a.db,
             Command::Draw(a) => &mut a.db,
@@ -174,6 +185,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     }
     match cli.command {
         Command::Solve(args) => solve::run(args, &rules),
+        Command::Plan(args) => plan::run(args, &rules),
         Command::Stats(args) => stats::run(args, &rules),
         Command::Probe(args) => probe::run(args, &rules),
         Command::Verify(args) => verify::run(args, &rules),
@@ -215,6 +227,11 @@ pub fn advice(err: &anyhow::Error) -> Option<String> {
                 let rules = RULES.get().copied().unwrap_or(morris::Rules::STANDARD);
                 let flag = if rules == morris::Rules::STANDARD { String::new() } else { format!("--rules {rules} ") };
                 format!("generate the draw classes with `morris solve {flag}--start WK-BK --ultra` for a start whose game reaches {sector}")
+            }
+            TableError::Dependency { writer, .. } => {
+                let rules = RULES.get().copied().unwrap_or(morris::Rules::STANDARD);
+                let flag = if rules == morris::Rules::STANDARD { String::new() } else { format!("--rules {rules} ") };
+                format!("solve the unit that writes it first: `morris solve {flag}--unit {writer}` (the same --db)")
             }
             TableError::Missing { sector, .. } => format!("generate it with `{}`", solve_hint(RULES.get().unwrap_or(&morris::Rules::STANDARD), *sector)),
             TableError::ResultsOnly { .. } => "probe it with `--wdl`, or use the full tables".to_string(),

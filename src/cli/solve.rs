@@ -42,6 +42,14 @@ pub struct Args {
     /// published table) instead of by the tables' counts.
     #[arg(long, value_name = "FILE", requires = "ultra")]
     sector_values: Option<PathBuf>,
+    /// Solve exactly one unit of `morris plan` (its ID, such as 5-5, 3-4+4-3 or
+    /// 4-4-2-1, or the name of any of its sectors) and nothing else: every table it
+    /// reads must be in DIR, complete and of the same rules, or it is refused, naming
+    /// the file. Several processes may solve different units in one directory at once,
+    /// on one machine or over a shared filesystem; a second process on the same unit
+    /// waits for the first and keeps its tables (docs/distributed.md).
+    #[arg(long, value_name = "ID", conflicts_with_all = ["max_stones", "all", "start", "only", "ultra"])]
+    unit: Option<String>,
     /// No progress bars or per-subspace lines; just the final summary.
     #[arg(long, short)]
     quiet: bool,
@@ -72,6 +80,9 @@ pub fn summary_line(r: &Report) -> String {
 }
 
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
+    if let Some(id) = &args.unit {
+        return run_unit(&args, id, rules);
+    }
     let default_scope = !args.all && args.max_stones.is_none() && args.start.is_empty() && args.only.is_none();
     let default_scope_starts = vec![(3, 3), (3, 4), (4, 3), (4, 4)];
     let starts = match (args.all, default_scope) {
@@ -146,5 +157,36 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             args.db.join(morris::solve::ultra::run::VALUES_FILE).display()
         );
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `morris solve --unit ID`.
+fn run_unit(args: &Args, id: &str, rules: &Rules) -> anyhow::Result<ExitCode> {
+    let id = morris::solve::graph::UnitId::parse(id, rules)?;
+    let bars = Bars::new(args.quiet);
+    if !args.quiet {
+        bars.println(&header());
+    }
+    let start = Instant::now();
+    let reports = morris::solve::alone::solve_alone(&args.db, rules, &id, &bars);
+    bars.finish();
+    let reports = reports?;
+    if args.quiet {
+        out!("{}", header());
+        for r in &reports {
+            out!("{}", summary_line(r));
+        }
+    }
+    let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
+    let solved = reports.iter().filter(|r| r.seconds.is_some()).count();
+    out!(
+        "unit {id}: {} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
+        reports.len(),
+        solved,
+        reports.len() - solved,
+        positions,
+        start.elapsed().as_secs_f64(),
+        args.db.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

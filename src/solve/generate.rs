@@ -147,7 +147,7 @@ pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Res
 }
 
 /// Decoded tables of the sectors solved before, which the unit being solved reads.
-struct Cache(HashMap<Sector, (Vec<u8>, Deep)>);
+pub(crate) struct Cache(pub(crate) HashMap<Sector, (Vec<u8>, Deep)>);
 
 impl SectorTables for Cache {
     fn values(&self, sector: Sector) -> &[u8] {
@@ -159,7 +159,7 @@ impl SectorTables for Cache {
 }
 
 /// The values and deep values of a table, every block checked.
-fn read_with_deep(t: &TableFile) -> Result<(Vec<u8>, Deep), TableError> {
+pub(crate) fn read_with_deep(t: &TableFile) -> Result<(Vec<u8>, Deep), TableError> {
     Ok((t.read_all()?, t.deep().clone()))
 }
 
@@ -204,16 +204,9 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
                 e.insert(read_with_deep(&t)?);
             }
         }
-        let start = Instant::now();
-        let solved = solve_unit(game, &unit.sectors(), &cache, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
-        let seconds = start.elapsed().as_secs_f64();
-        for SolvedSector { sector, values, deep } in solved {
-            let stats = Stats::of_deep(&sector.index(game.rules().board()), &values, Some(&deep));
-            let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
-            let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
-            reporter.done(&r);
+        for (r, values, deep) in solve_and_write(&opts.dir, &opts.rules, &unit.sectors(), &cache, reporter)? {
+            cache.0.insert(r.sector, (values, deep));
             reports.push(r);
-            cache.0.insert(sector, (values, deep));
         }
         // Keep only what a later unit will read.
         let later: BTreeSet<Sector> = units[pos + 1..].iter().flat_map(|u| u.dependencies(game)).map(Sector::from).collect();
@@ -222,6 +215,32 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
     drop(cache);
     reports.extend(run_sectors(opts, reporter)?);
     Ok(reports)
+}
+
+/// Solves `unit` (its sectors as [`Sector::unit`] orders them) over the decoded tables
+/// it reads and writes its tables: the one path of [`run`] and of a unit solved alone
+/// ([`alone`](super::alone)), so that both write the same bytes. Returns each table's
+/// report with its values, which a later unit may read.
+pub(crate) fn solve_and_write(
+    dir: &Path,
+    rules: &crate::Rules,
+    unit: &[Sector],
+    tables: &dyn SectorTables,
+    reporter: &dyn Reporter,
+) -> Result<Vec<(Report, Vec<u8>, Deep)>, TableError> {
+    let game = rules.game();
+    let start = Instant::now();
+    let solved = solve_unit(game, unit, tables, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
+    let seconds = start.elapsed().as_secs_f64();
+    let mut out = Vec::new();
+    for SolvedSector { sector, values, deep } in solved {
+        let stats = Stats::of_deep(&sector.index(rules.board()), &values, Some(&deep));
+        let file_bytes = write_table_deep(dir, rules, sector, &values, &deep, &stats)?;
+        let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
+        reporter.done(&r);
+        out.push((r, values, deep));
+    }
+    Ok(out)
 }
 
 /// Refuses a start or an `only` subspace with more stones a side than the rules give,
@@ -242,7 +261,7 @@ pub fn within_rules(opts: &Options) -> Result<(), TableError> {
 
 /// Whether an existing table can be replaced by solving it again (it is damaged or
 /// from another format), as opposed to an error the user must see (I/O, say).
-fn resolvable(e: &TableError) -> bool {
+pub(crate) fn resolvable(e: &TableError) -> bool {
     matches!(e, TableError::Corrupt { .. } | TableError::Truncated { .. } | TableError::BadMagic { .. } | TableError::Version { .. })
 }
 
@@ -283,16 +302,9 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
                 e.insert(read_with_deep(&t)?);
             }
         }
-        let start = Instant::now();
-        let solved = solve_unit(game, unit, &cache, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
-        let seconds = start.elapsed().as_secs_f64();
-        for SolvedSector { sector, values, deep } in solved {
-            let stats = Stats::of_deep(&sector.index(game.rules().board()), &values, Some(&deep));
-            let file_bytes = write_table_deep(&opts.dir, &opts.rules, sector, &values, &deep, &stats)?;
-            let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
-            reporter.done(&r);
+        for (r, values, deep) in solve_and_write(&opts.dir, &opts.rules, unit, &cache, reporter)? {
+            cache.0.insert(r.sector, (values, deep));
             reports.push(r);
-            cache.0.insert(sector, (values, deep));
         }
         // Keep what later units read, nearest use first, within the budget.
         let next_use = |s: &Sector| units[pos + 1..].iter().position(|later| later.iter().any(|x| x.children(game).contains(s)));

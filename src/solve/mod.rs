@@ -2,10 +2,13 @@
 //! the units with cycles (`retro`) or backward induction over a placement sector
 //! ([`placement::induction`]); search over the placement phase ([`placement`]); the
 //! draw classes of the ultra-strong solution ([`ultra`]), over the same retrograde
-//! engine; and the `solve` pipeline that runs them in order and writes the tables
-//! ([`generate`]).
+//! engine; the `solve` pipeline that runs them in order and writes the tables
+//! ([`generate`]); and the same units as a graph for many machines ([`graph`]), each
+//! solved on its own ([`alone`]).
 
+pub mod alone;
 pub mod generate;
+pub mod graph;
 pub mod limits;
 pub mod placement;
 pub mod progress;

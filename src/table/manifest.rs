@@ -113,7 +113,7 @@ impl Manifest {
         fs::create_dir_all(dir).map_err(io)?;
         let had_lock = dir.join(".morris.lock").exists();
         self.refuse_foreign(dir)?;
-        let lock = writer::lock_dir(dir, "copying tables into it")?;
+        let lock = super::lock::lock_dir(dir, "copying tables into it")?;
         // Checked again under the lock: another process may have written meanwhile.
         let earlier = match self.refuse_foreign(dir) {
             Ok(earlier) => earlier,

@@ -80,6 +80,7 @@ pub mod class;
 pub mod compact;
 pub mod format;
 pub(crate) mod frame;
+pub mod lock;
 pub mod manifest;
 pub mod reader;
 pub mod stats;
@@ -88,8 +89,9 @@ pub mod writer;
 pub use block::{BlockFile, Kind};
 pub use class::{class_path, write_classes, ClassFile, ClassHeader, Classes, NO_CLASS};
 pub use format::{BlockEntry, Header, BLOCK_SIZE, HEADER_LEN, MAGIC, VERSION};
+pub use lock::lock_dir;
 pub use reader::{Checked, Planes, TableFile};
-pub use writer::{lock_dir, write_atomic, write_table, write_table_deep};
+pub use writer::{write_atomic, write_table, write_table_deep};
 
 use crate::position::sector::Sector;
 use crate::rules::Rules;
@@ -197,6 +199,17 @@ pub enum TableError {
     /// no table of theirs can hold it.
     #[error("sector {0} does not exist under these rules: a side has more stones than they give it")]
     NoSuchSector(Sector),
+    /// A unit solved alone (`morris solve --unit`) reads a table that is missing,
+    /// damaged or of other rules: nothing is solved until the unit that writes it is.
+    #[error("unit {unit} reads a table that is not ready (unit {writer} writes it): {source}")]
+    Dependency {
+        /// The unit asked for.
+        unit: String,
+        /// The unit whose table it reads.
+        writer: String,
+        /// What is wrong with that table; it names the file.
+        source: Box<TableError>,
+    },
     /// A start or subspace asked of the solver with more stones a side than the rules
     /// give: solving it under them would write tables of another game, or none at all.
     #[error("{asked} needs more stones a side than the rules `{rules}` give (at most {})", rules.stones())]

@@ -1,9 +1,8 @@
 //! Writing table files: every file appears whole or not at all.
 //!
-//! Each write goes through [`write_atomic`]: a temporary name unique to the process,
-//! a sync, then a rename. A directory is written by one process at a time
-//! ([`lock_dir`]), and that process first removes the temporary files an interrupted
-//! run left, which no other process can still be writing.
+//! Each write goes through [`write_atomic`]: a temporary file of its own (created
+//! new, never reused), a sync, then a rename. Who may write a directory at once, and
+//! who removes the temporary files an interrupted run left, is [`super::lock`]'s.
 
 use super::format::{deep_bytes, deep_hash, BlockEntry, DeepSpan, Header, BLOCK_SIZE};
 use super::stats::Stats;
@@ -20,7 +19,7 @@ use xxhash_rust::xxh3::{xxh3_64, Xxh3};
 
 const ZSTD_LEVEL: i32 = 9;
 
-/// The marker of the temporary files of this module, `NAME.tmp.PID`.
+/// The marker of the temporary files of this module, `NAME.tmp.PID[-K]`.
 const TMP: &str = ".tmp.";
 
 /// Writes the file `name` in `dir` from `body`: under a temporary name, synced, then
@@ -28,10 +27,9 @@ const TMP: &str = ".tmp.";
 /// of that name behind. Returns the bytes written.
 pub fn write_atomic(dir: &Path, name: &str, body: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<u64, TableError> {
     let path = dir.join(name);
-    // Unique per process, so two runs on one directory never write the same file.
-    let tmp = dir.join(format!("{name}{TMP}{}", std::process::id()));
+    let (tmp, file) = create_temporary(dir, name)?;
     let result = (|| -> io::Result<u64> {
-        let mut f = Counting(io::BufWriter::with_capacity(1 << 20, File::create(&tmp)?), 0);
+        let mut f = Counting(io::BufWriter::with_capacity(1 << 20, file), 0);
         body(&mut f)?;
         let n = f.1;
         f.0.into_inner().map_err(|e| e.into_error())?.sync_all()?;
@@ -45,6 +43,26 @@ pub fn write_atomic(dir: &Path, name: &str, body: impl FnOnce(&mut dyn Write) ->
         Err(source) => {
             let _ = fs::remove_file(&tmp);
             Err(TableError::Io { path: tmp, source })
+        }
+    }
+}
+
+/// Creates a new temporary file for `name`: `NAME.tmp.PID`, or `NAME.tmp.PID-K` when
+/// that name is taken. Created with `O_EXCL`, so no two writers ever share one, even
+/// processes of the same id on two machines writing one shared directory, or a
+/// writer meeting the leftover of a killed process whose id it inherited.
+fn create_temporary(dir: &Path, name: &str) -> Result<(std::path::PathBuf, File), TableError> {
+    let pid = std::process::id();
+    let mut k = 0u32;
+    loop {
+        let tmp = match k {
+            0 => dir.join(format!("{name}{TMP}{pid}")),
+            _ => dir.join(format!("{name}{TMP}{pid}-{k}")),
+        };
+        match fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(f) => return Ok((tmp, f)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && k < 1000 => k += 1,
+            Err(source) => return Err(TableError::Io { path: tmp, source }),
         }
     }
 }
@@ -64,33 +82,6 @@ impl<W: Write> Write for Counting<W> {
     }
 }
 
-/// Takes the lock of `dir` for writing (`what` names the command in the message a
-/// second process gets), held until the returned file is dropped or the process ends,
-/// even by SIGKILL, and removes the temporary files an interrupted run left behind
-/// ([`is_temporary`]: only those of morris's own file names): with the lock held, no
-/// other run can be writing them.
-pub fn lock_dir(dir: &Path, what: &str) -> Result<File, TableError> {
-    let path = dir.join(".morris.lock");
-    let io = |source| TableError::Io { path: path.clone(), source };
-    let file = fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).map_err(io)?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(fs::TryLockError::WouldBlock) => {
-            return Err(TableError::Io {
-                path: path.clone(),
-                source: io::Error::other(format!("another morris process is writing to this directory; wait for it to finish before {what}")),
-            })
-        }
-        Err(fs::TryLockError::Error(e)) => return Err(io(e)),
-    }
-    for entry in fs::read_dir(dir).map_err(io)?.flatten() {
-        if entry.file_name().to_str().is_some_and(is_temporary) {
-            let _ = fs::remove_file(entry.path());
-        }
-    }
-    Ok(file)
-}
-
 /// The files other than tables and class files that morris writes with
 /// [`write_atomic`]: a copy's manifest and the ultra pass's sector values.
 pub const OTHER_FILES: [&str; 2] = [super::manifest::MANIFEST, "sector-values.txt"];
@@ -103,13 +94,14 @@ pub fn is_own_name(name: &str) -> bool {
     OTHER_FILES.contains(&name) || stem.is_some_and(|s| s.parse::<Sector>().is_ok_and(|x| x.to_string() == s))
 }
 
-/// Whether `name` is a temporary file of [`write_atomic`]: `NAME.tmp.PID` (or
-/// `NAME.tmp`, from builds before the process id was added) where `NAME` is one of
-/// morris's own names ([`is_own_name`]). A user's `notes.tmp` is not one, so a
-/// directory lock never removes it.
+/// Whether `name` is a temporary file of [`write_atomic`]: `NAME.tmp.PID` or
+/// `NAME.tmp.PID-K` (or `NAME.tmp`, from builds before the process id was added)
+/// where `NAME` is one of morris's own names ([`is_own_name`]). A user's `notes.tmp`
+/// is not one, so a directory lock never removes it.
 pub fn is_temporary(name: &str) -> bool {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     let stem = match name.rsplit_once(TMP) {
-        Some((stem, pid)) if !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()) => stem,
+        Some((stem, id)) if id.split_once('-').map_or(digits(id), |(pid, k)| digits(pid) && digits(k)) => stem,
         _ => match name.strip_suffix(".tmp") {
             Some(stem) => stem,
             None => return false,
