@@ -4,11 +4,14 @@
 
 use morris::table::TableFile;
 use morris::Sector;
-use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
+
+#[path = "common/tables.rs"]
+mod table_files;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use table_files::tables;
 
 #[path = "common/rng.rs"]
 mod rng;
@@ -18,17 +21,6 @@ fn solve(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_morris"));
     c.args(["solve", "--db", dir.to_str().unwrap(), "--start", "5-4", "-q"]).stdout(Stdio::null()).stderr(Stdio::null());
     c
-}
-
-fn tables(dir: &Path) -> HashMap<String, Vec<u8>> {
-    fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| {
-            let e = e.ok()?;
-            let name = e.file_name().to_str()?.to_string();
-            name.ends_with(".mtb").then(|| (name, fs::read(e.path()).unwrap()))
-        })
-        .collect()
 }
 
 #[test]

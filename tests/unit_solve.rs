@@ -3,11 +3,14 @@
 
 use morris::table::TableFile;
 use morris::{Rules, Sector};
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+
+#[path = "common/tables.rs"]
+mod table_files;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
+use table_files::tables;
 
 fn morris(args: &[&str]) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_morris"));
@@ -28,18 +31,6 @@ fn plan_ids(db: &Path, rules: &str, start: &str) -> Vec<String> {
     let out = ok(&morris(&["--rules", rules, "plan", "--db", db.to_str().unwrap(), "--start", start, "--json"]).output().unwrap());
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     v["units"].as_array().unwrap().iter().map(|u| u["id"].as_str().unwrap().to_string()).collect()
-}
-
-/// The tables of a directory, by file name.
-fn tables(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| {
-            let e = e.ok()?;
-            let name = e.file_name().to_str()?.to_string();
-            name.ends_with(".mtb").then(|| (name, fs::read(e.path()).unwrap()))
-        })
-        .collect()
 }
 
 /// Solves the units of the plan one by one, a process each.

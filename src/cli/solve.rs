@@ -133,14 +133,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    if args.quiet {
-        out!("{}", header());
-        for r in &reports {
-            out!("{}", summary_line(r));
-        }
-    }
-    let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
-    let solved = reports.iter().filter(|r| r.seconds.is_some()).count();
+    let (positions, solved) = report_tables(args.quiet, &reports)?;
     let secs = start.elapsed().as_secs_f64();
     out!("{} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}", reports.len(), solved, reports.len() - solved, positions, secs, args.db.display());
     if let Some((cr, secs)) = classes {
@@ -160,6 +153,19 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints the table of `reports` if the bars did not (`--quiet`), and returns the
+/// positions and the tables solved now, for the summary line.
+fn report_tables(quiet: bool, reports: &[morris::solve::generate::Report]) -> anyhow::Result<(u64, usize)> {
+    if quiet {
+        out!("{}", header());
+        for r in reports {
+            out!("{}", summary_line(r));
+        }
+    }
+    let positions = reports.iter().map(|r| r.stats.positions).sum();
+    Ok((positions, reports.iter().filter(|r| r.seconds.is_some()).count()))
+}
+
 /// `morris solve --unit ID`.
 fn run_unit(args: &Args, id: &str, rules: &Rules) -> anyhow::Result<ExitCode> {
     let id = morris::solve::graph::UnitId::parse(id, rules)?;
@@ -171,14 +177,7 @@ fn run_unit(args: &Args, id: &str, rules: &Rules) -> anyhow::Result<ExitCode> {
     let reports = morris::solve::alone::solve_alone(&args.db, rules, &id, &bars);
     bars.finish();
     let reports = reports?;
-    if args.quiet {
-        out!("{}", header());
-        for r in &reports {
-            out!("{}", summary_line(r));
-        }
-    }
-    let positions: u64 = reports.iter().map(|r| r.stats.positions).sum();
-    let solved = reports.iter().filter(|r| r.seconds.is_some()).count();
+    let (positions, solved) = report_tables(args.quiet, &reports)?;
     out!(
         "unit {id}: {} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
         reports.len(),

@@ -8,8 +8,7 @@
 //! leaves at most a temporary file, which no reader takes for a table and the unit's
 //! next worker removes.
 
-use crate::position::sector::Sector;
-use crate::solve::generate::{existing, read_with_deep, resolvable, solve_and_write, Cache, Report, Reporter};
+use crate::solve::generate::{kept, read_with_deep, solve_and_write, Cache, Report, Reporter};
 use crate::solve::graph::UnitId;
 use crate::table::lock::{lock_dir_shared, lock_unit};
 use crate::table::{one_rule_set, table_path, TableError, TableFile};
@@ -39,22 +38,4 @@ pub fn solve_alone(dir: &Path, rules: &crate::Rules, id: &UnitId, reporter: &dyn
         cache.0.insert(sector, table);
     }
     Ok(solve_and_write(dir, rules, id.sectors(), &cache, reporter)?.into_iter().map(|(r, _, _)| r).collect())
-}
-
-/// The reports of the unit's tables if every one is there and passes its checks;
-/// `None` if one is missing or damaged (the unit is solved again).
-fn kept(dir: &Path, rules: &crate::Rules, sectors: &[Sector], reporter: &dyn Reporter) -> Result<Option<Vec<Report>>, TableError> {
-    let mut reports = Vec::new();
-    for &sector in sectors {
-        match existing(dir, rules, sector) {
-            Ok(Some(t)) => reports.push(Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() }),
-            Ok(None) => return Ok(None),
-            Err(e) if resolvable(&e) => return Ok(None),
-            Err(e) => return Err(e),
-        }
-    }
-    for r in &reports {
-        reporter.done(r);
-    }
-    Ok(Some(reports))
 }

@@ -146,6 +146,29 @@ pub fn existing(dir: &Path, rules: &crate::Rules, sub: impl Into<Sector>) -> Res
     }
 }
 
+/// The reports of the tables of `sectors` if every one is in `dir` and passes its
+/// checks (and tells `reporter`); `None` if one is missing or damaged, so that the
+/// unit is solved again. Every table is looked at: an error that solving again would
+/// not mend (tables of other rules) is returned.
+pub(crate) fn kept(dir: &Path, rules: &crate::Rules, sectors: &[Sector], reporter: &dyn Reporter) -> Result<Option<Vec<Report>>, TableError> {
+    let mut present = Vec::new();
+    for &sector in sectors {
+        match existing(dir, rules, sector) {
+            Ok(Some(t)) => present.push(Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() }),
+            Ok(None) => {}
+            Err(e) if resolvable(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if present.len() < sectors.len() {
+        return Ok(None);
+    }
+    for r in &present {
+        reporter.done(r);
+    }
+    Ok(Some(present))
+}
+
 /// Decoded tables of the sectors solved before, which the unit being solved reads.
 pub(crate) struct Cache(pub(crate) HashMap<Sector, (Vec<u8>, Deep)>);
 
@@ -181,21 +204,8 @@ pub fn run(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, Table
     let mut reports = Vec::new();
     for (pos, &unit) in units.iter().enumerate() {
         reporter.unit_start(unit, pos, units.len());
-        let mut present = Vec::new();
-        for sub in unit.members() {
-            match existing(&opts.dir, &opts.rules, sub) {
-                Ok(Some(t)) => present.push((sub, t)),
-                Ok(None) => {}
-                Err(e) if resolvable(&e) => {}
-                Err(e) => return Err(e),
-            }
-        }
-        if present.len() == unit.members().len() {
-            for (sub, t) in present {
-                let r = Report { sector: sub.into(), stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() };
-                reporter.done(&r);
-                reports.push(r);
-            }
+        if let Some(kept) = kept(&opts.dir, &opts.rules, &unit.sectors(), reporter)? {
+            reports.extend(kept);
             continue;
         }
         for dep in unit.dependencies(game) {
@@ -274,23 +284,12 @@ fn run_sectors(opts: &Options, reporter: &dyn Reporter) -> Result<Vec<Report>, T
     let mut reports = Vec::new();
     let mut done = 0;
     for (pos, unit) in units.iter().enumerate() {
-        let mut present = Vec::new();
         for &sector in unit {
             reporter.sector_start(sector, done, count);
             done += 1;
-            match existing(&opts.dir, &opts.rules, sector) {
-                Ok(Some(t)) => present.push((sector, t)),
-                Ok(None) => {}
-                Err(e) if resolvable(&e) => {}
-                Err(e) => return Err(e),
-            }
         }
-        if present.len() == unit.len() {
-            for (sector, t) in present {
-                let r = Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() };
-                reporter.done(&r);
-                reports.push(r);
-            }
+        if let Some(kept) = kept(&opts.dir, &opts.rules, unit, reporter)? {
+            reports.extend(kept);
             continue;
         }
         let mut children: Vec<Sector> = unit.iter().flat_map(|x| x.children(game)).filter(|c| !unit.contains(c)).collect();
