@@ -4,12 +4,13 @@
 //! its sector by its stone counts.
 
 use super::{Mismatch, Outcome};
-use crate::position::index::SubspaceIndex;
+use crate::position::index::{CaptureIndex, Prepared, SubspaceIndex};
 use crate::position::sector::Sector;
 use crate::position::{Color, Position};
 use crate::probe::Grade;
 use crate::probe::NO_KEY;
 use crate::rules::game::Game;
+use crate::rules::geometry::Bits;
 use crate::rules::movegen::NONE;
 use crate::rules::ply::{for_each_ply_move, Ply};
 use crate::solve::progress::Progress;
@@ -23,8 +24,138 @@ const KEEP: usize = 100;
 /// Slots a parallel task walks.
 const CHUNK: u64 = 1 << 14;
 
-/// Children whose entries are in flight at once (see the ring in `check`).
-const AHEAD: usize = 8;
+/// Children gathered at most before they are valued (see [`Children`]): more than
+/// nearly any position has (a flight of 3 stones has at most 54), so that a position
+/// is valued in one go. The unit tests gather 4, so that positions are valued in
+/// several batches there.
+const GATHER: usize = if cfg!(test) { 4 } else { 128 };
+
+/// One position's children, gathered by the move generator's callback and valued
+/// after it. The callback only stores each child's stones; the index, the prefetch of
+/// its entry and the read run after it as loops of their own. One callback that did
+/// all three kept its state in memory, not in registers: 116 instructions a child in
+/// a flying subspace (callgrind, `verify --only 3-5`), against 93 now
+/// (docs/measurements.md).
+struct Children<'a, V: Grade> {
+    /// The plain child's index (see `check`), its preparation for this position's
+    /// opponent stones, and its values.
+    plain: &'a SubspaceIndex,
+    prep: Option<Prepared>,
+    plain_values: &'a V::Whole,
+    /// The opponent's stones, which a plain child keeps.
+    opp: Bits,
+    /// The other children's indexes and values, by (placed, removed).
+    kids: &'a [[Option<(SubspaceIndex, &'a V::Whole)>; 3]; 2],
+    /// The mover's stones after each plain move: the plain child's opponent's.
+    plain_after: [Bits; GATHER],
+    plain_len: usize,
+    /// Each other child as (its mover's stones, its opponent's, whether a stone was placed).
+    other: [(Bits, Bits, bool); GATHER],
+    other_len: usize,
+    slots: [u64; GATHER],
+    /// The best key of the children valued so far.
+    best: i32,
+    /// Whether some move took the opponent below 3 stones.
+    wins_now: bool,
+    /// The opponent's stones on the board and in hand before the move.
+    o_stones: u8,
+    oh: u8,
+}
+
+impl<'a, V: Grade> Children<'a, V> {
+    /// Starts the next position, whose opponent has `opp` stones (prepared as `prep`).
+    #[inline(always)]
+    fn start(&mut self, opp: Bits, prep: Option<Prepared>) {
+        self.opp = opp;
+        self.prep = prep;
+        self.best = NO_KEY;
+        self.wins_now = false;
+    }
+
+    /// Stores a child, from the mover's point of view: `after` the mover's stones,
+    /// `opp_after` the opponent's, `plain` whether it is the plain child.
+    #[inline(always)]
+    fn add(&mut self, plain: bool, placed: bool, after: Bits, opp_after: Bits) {
+        if plain {
+            self.plain_after[self.plain_len % GATHER] = after;
+            self.plain_len += 1;
+            if self.plain_len == GATHER {
+                self.value_plain();
+            }
+        } else {
+            self.other[self.other_len % GATHER] = (opp_after, after, placed);
+            self.other_len += 1;
+            if self.other_len == GATHER {
+                self.value_other();
+            }
+        }
+    }
+
+    /// Values the gathered plain children: every slot first, each entry prefetched
+    /// as its slot is known, then every entry read.
+    #[inline(always)]
+    fn value_plain(&mut self) {
+        let n = self.plain_len;
+        // Copies, so that the stores into `slots` do not make the loops read them
+        // again from memory at each child.
+        let (plain, values, opp) = (*self.plain, self.plain_values, self.opp);
+        match self.prep {
+            Some(p) => {
+                for (slot, &after) in self.slots[..n].iter_mut().zip(&self.plain_after[..n]) {
+                    *slot = plain.index_prepared(&p, after);
+                    V::prefetch(values, *slot);
+                }
+            }
+            None => {
+                for (slot, &after) in self.slots[..n].iter_mut().zip(&self.plain_after[..n]) {
+                    *slot = plain.index(opp, after);
+                    V::prefetch(values, *slot);
+                }
+            }
+        }
+        let mut best = self.best;
+        for &slot in &self.slots[..n] {
+            best = best.max(V::parent_key(values, slot));
+        }
+        self.best = best;
+        self.plain_len = 0;
+    }
+
+    /// Values the gathered other children: captures, and a Lasker placement sector's
+    /// slides. A child whose side to move is left with fewer than 3 stones is a win
+    /// now for the mover, and has no table.
+    #[cold]
+    #[inline(never)]
+    fn value_other(&mut self) {
+        let mut best = self.best;
+        // One preparation per child index: it belongs to the index that made it.
+        let mut capture = [CaptureIndex::default(); 6];
+        for k in 0..self.other_len {
+            let (mover, opp, placed) = self.other[k];
+            let left = mover.count_ones() as u8;
+            if left + self.oh < 3 {
+                self.wins_now = true;
+                continue;
+            }
+            let (placed, removed) = (placed as usize, (self.o_stones - left) as usize);
+            let (index, values) = self.kids[placed][removed].as_ref().expect("every child is in a child sector");
+            best = best.max(V::parent_key(values, capture[placed * 3 + removed].index(index, mover, opp)));
+        }
+        self.best = best;
+        self.other_len = 0;
+    }
+
+    /// Values what is still gathered; then `best` and `wins_now` hold the position's.
+    #[inline(always)]
+    fn finish(&mut self) {
+        if self.plain_len > 0 {
+            self.value_plain();
+        }
+        if self.other_len > 0 {
+            self.value_other();
+        }
+    }
+}
 
 /// Checks every position of `sector` against its children's values; `loaded` holds
 /// the whole tables of `sector` and of every sector its moves lead into.
@@ -49,7 +180,6 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
     // without removal lead to another child.
     let places = sector.places();
     let (plain, plain_values) = kids[places as usize][0].as_ref().map(|(x, v)| (x, *v)).expect("a move without removal leads to a sector of the game");
-    let slides_too = places && game.rules().lasker();
     let (oh, o_stones) = (sector.oh, sector.o);
     let (full_draw, full) = (game.full_board_draw(), game.full());
     let found = Mutex::new(Vec::new());
@@ -61,54 +191,58 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
             crate::cpu::fast!({
                 let (mut checked, mut bad) = (0u64, 0u64);
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+                let mut kids_of = Children::<V> {
+                    plain,
+                    prep: None,
+                    plain_values,
+                    opp: 0,
+                    kids: &kids,
+                    plain_after: [0; GATHER],
+                    plain_len: 0,
+                    other: [(0, 0, false); GATHER],
+                    other_len: 0,
+                    slots: [0; GATHER],
+                    best: NO_KEY,
+                    wins_now: false,
+                    o_stones,
+                    oh,
+                };
+                // The plain child's first set is the opponent's stones when it is
+                // prepared at all, and a walk keeps them for a whole orbit's run of
+                // slots when they are the walk's first set: prepared when they change.
+                let (mut prepared_for, mut prep) = (None, None);
                 for (i, m, o) in idx.walk(start, end) {
-                    if idx.may_be_hole(i) && idx.is_hole(i) {
+                    if idx.may_be_hole(i) && idx.is_hole_of(i, m, o) {
                         continue; // a don't-care entry
                     }
-                    // The prepared index must only be used for the plain child's slots.
-                    let prep = plain.prepare(o, true);
-                    // Each child's entry is prefetched when its slot is known and read
-                    // `AHEAD` children later, from a ring: its load overlaps the work
-                    // on the children between.
-                    let mut ring: [(&V::Whole, u64); AHEAD] = [(plain_values, 0); AHEAD];
-                    let (mut pushed, mut best) = (0usize, NO_KEY);
-                    let mut wins_now = false;
+                    if prepared_for != Some(o) {
+                        // The prepared index must only be used for the plain child's slots.
+                        prep = plain.prepare(o, true);
+                        prepared_for = Some(o);
+                    }
+                    kids_of.start(o, prep);
+                    let gather = &mut kids_of;
+                    // `move`: the closure holds its own copies of `o` and `places`.
                     for_each_ply_move(
                         game,
                         ply,
                         m,
                         o,
                         #[inline(always)]
-                        |mv, after, opp_after| {
-                            // The child, from its own side to move's point of view.
-                            let cs = opp_after.count_ones() as u8;
-                            let child = if cs == o_stones && !(slides_too && mv.from != NONE) {
-                                (plain_values, plain.index_with(&prep, opp_after, after))
-                            } else if cs + oh < 3 {
-                                debug_assert!(mv.capture != NONE, "a move without capture leaves both sides in the game");
-                                wins_now = true;
-                                return;
-                            } else {
-                                let (index, values) = kids[(mv.from == NONE) as usize][(o_stones - cs) as usize].as_ref().expect("every child is in a child sector");
-                                (*values, index.index(opp_after, after))
-                            };
-                            V::prefetch(child.0, child.1);
-                            let slot = &mut ring[pushed % AHEAD];
-                            if pushed >= AHEAD {
-                                best = best.max(V::parent_key(slot.0, slot.1));
-                            }
-                            *slot = child;
-                            pushed += 1;
+                        move |mv, after, opp_after| {
+                            let placed = mv.from == NONE;
+                            gather.add(opp_after == o && placed == places, placed, after, opp_after);
                         },
                     );
-                    for &(values, ci) in &ring[..pushed.min(AHEAD)] {
-                        best = best.max(V::parent_key(values, ci));
-                    }
+                    kids_of.finish();
+                    let (best, wins_now) = (kids_of.best, kids_of.wins_now);
+                    // Every child valued gives a key above `NO_KEY`.
+                    let blocked = best == NO_KEY && !wins_now;
                     let expected = if wins_now {
                         V::WIN_NOW
-                    } else if pushed == 0 && full_draw && m | o == full {
+                    } else if blocked && full_draw && m | o == full {
                         V::DRAW
-                    } else if pushed == 0 {
+                    } else if blocked {
                         V::LOST
                     } else {
                         V::of_key(best)
@@ -130,4 +264,48 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
         })
         .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     Outcome { checked, mismatches: found.into_inner().unwrap(), mismatch_count: bad }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GATHER;
+    use crate::position::value::Value;
+    use crate::probe::Tablebase;
+    use crate::solve::generate::{run, Options};
+    use crate::solve::progress::NoProgress;
+    use crate::table::{table_path, write_table, TableFile};
+    use crate::{Rules, Sector, Stats};
+
+    /// With gathers of 4, most positions are valued in several batches, of plain
+    /// children and of others (captures, Lasker's slides during placement, double
+    /// removals) alike: every table of games that have all of them still verifies, and
+    /// a wrong value planted in a flying subspace is found.
+    #[test]
+    fn positions_valued_in_batches_verify() {
+        assert_eq!(GATHER, 4);
+        for (rules, starts, max_stones) in [("lasker,take=each", vec![(3, 3)], 0), ("standard", vec![], 7)] {
+            let rules: Rules = rules.parse().unwrap();
+            let dir = tempfile::tempdir().unwrap();
+            let reports = run(&Options { dir: dir.path().to_owned(), max_stones, only: None, starts, rules }, &NoProgress).unwrap();
+            let sectors: Vec<Sector> = reports.iter().map(|r| r.sector).collect();
+            let tb = Tablebase::with_rules(dir.path(), rules, crate::CACHE_BLOCKS).unwrap();
+            let ok = crate::verify::verify_sectors::<Value>(&tb, &sectors, &NoProgress).unwrap();
+            assert_eq!(ok.mismatch_count, 0, "{rules}: {:?}", ok.mismatches.first());
+            assert_eq!(ok.checked, reports.iter().map(|r| r.stats.positions).sum::<u64>());
+            if max_stones == 0 {
+                continue;
+            }
+            let sector: Sector = "3-3".parse().unwrap();
+            let file = TableFile::open(&table_path(dir.path(), sector), sector, &rules).unwrap();
+            let mut values = file.read_all().unwrap();
+            drop(file);
+            let index = sector.index(rules.board());
+            let slot = (0..values.len() as u64).find(|&i| values[i as usize] != 0 && !(index.may_be_hole(i) && index.is_hole(i))).unwrap();
+            values[slot as usize] = 0;
+            write_table(dir.path(), &rules, sector, &values, &Stats::of(&index, &values)).unwrap();
+            let tb = Tablebase::with_rules(dir.path(), rules, crate::CACHE_BLOCKS).unwrap();
+            let bad = crate::verify::verify_sectors::<Value>(&tb, &[sector], &NoProgress).unwrap();
+            assert!(bad.mismatches.iter().any(|m| m.slot == slot), "{:?}", bad.mismatches);
+        }
+    }
 }
