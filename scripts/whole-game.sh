@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# The figures of a whole game once `morris solve --rules R --all` has finished: every
+# table checked in full, the forward verification (timed), the statistics as JSON,
+# the start's value with every first move, the shares and longest values over the
+# whole game, and the disk size full, compact and `--wdl` compact.
+#
+#   scripts/whole-game.sh RULES DB OUT [MORRIS]
+#
+# RULES is a rule set (lasker, morabaraba, ...), DB the solved directory, OUT a new
+# directory for the reports; MORRIS defaults to target/release/morris. The compact
+# copies are written into OUT/compact and OUT/compact-wdl, measured and deleted, so
+# the disk needs about half of DB free. Each step is skipped when its report is
+# already in OUT, so a rerun after an interruption continues. SCOPE (default --all)
+# narrows it to a smaller game for a trial, for example SCOPE="--start 5-5".
+set -euo pipefail
+RULES=${1:?usage: whole-game.sh RULES DB OUT [MORRIS]}
+DB=${2:?usage: whole-game.sh RULES DB OUT [MORRIS]}
+OUT=${3:?usage: whole-game.sh RULES DB OUT [MORRIS]}
+MORRIS=${4:-target/release/morris}
+SCOPE=${SCOPE:---all}
+mkdir -p "$OUT"
+step() {
+    local name=$1
+    shift
+    if [ -s "$OUT/$name.done" ]; then
+        echo "$name: done before"
+        return
+    fi
+    echo "$name: $*"
+    /usr/bin/time -v "$@" >"$OUT/$name.txt" 2>"$OUT/$name.time"
+    date -u +%FT%TZ >"$OUT/$name.done"
+}
+step check nice "$MORRIS" stats --rules "$RULES" --db "$DB" --check
+step verify nice "$MORRIS" verify --rules "$RULES" --db "$DB" $SCOPE
+step stats nice "$MORRIS" stats --rules "$RULES" --db "$DB" --json
+# The start: both hands full, an empty board, White to move.
+stones=$("$MORRIS" plan --rules "$RULES" $SCOPE --json --db "$DB" | python3 -c '
+import json, sys
+units = json.load(sys.stdin)["units"]
+print(max(max(int(x) for x in s.split("-")[2:]) for u in units for s in u["sectors"] if s.count("-") == 3))')
+step start "$MORRIS" probe --rules "$RULES" --db "$DB" --json --moves "........................ w $stones $stones"
+du -sb "$DB" | cut -f1 >"$OUT/size-full.txt"
+if [ ! -s "$OUT/size-compact.txt" ]; then
+    step compact nice "$MORRIS" compact --rules "$RULES" --db "$DB" --out "$OUT/compact"
+    du -sb "$OUT/compact" | cut -f1 >"$OUT/size-compact.txt"
+    rm -rf "$OUT/compact"
+fi
+if [ ! -s "$OUT/size-compact-wdl.txt" ]; then
+    step compact-wdl nice "$MORRIS" compact --rules "$RULES" --db "$DB" --wdl --out "$OUT/compact-wdl"
+    du -sb "$OUT/compact-wdl" | cut -f1 >"$OUT/size-compact-wdl.txt"
+    rm -rf "$OUT/compact-wdl"
+fi
+python3 - "$OUT" <<'EOF'
+import json, sys, re, pathlib
+out = pathlib.Path(sys.argv[1])
+rows = [json.loads(l) for l in (out / "stats.txt").read_text().splitlines() if l.startswith("{")]
+keys = set().union(*(r.keys() for r in rows))
+def num(r, *names):
+    for n in names:
+        if n in r:
+            return r[n]
+    raise KeyError(f"none of {names} in {sorted(keys)}")
+pos = sum(num(r, "positions") for r in rows)
+w = sum(num(r, "wins") for r in rows)
+d = sum(num(r, "draws") for r in rows)
+l = sum(num(r, "losses") for r in rows)
+deepest = max(rows, key=lambda r: max(num(r, "max_win"), num(r, "max_loss")))
+print(f"tables {len(rows)}, positions {pos}")
+print(f"wins {100 * w / pos:.1f} %, draws {100 * d / pos:.1f} %, losses {100 * l / pos:.1f} %")
+print(f"longest: {max(num(deepest, 'max_win'), num(deepest, 'max_loss'))} plies, in {num(deepest, 'subspace')}")
+for name in ["full", "compact", "compact-wdl"]:
+    f = out / f"size-{name}.txt"
+    if f.exists():
+        b = int(f.read_text())
+        print(f"size {name}: {b / 1e9:.2f} GB, {8 * b / pos:.3f} bits a position")
+for name in ["verify", "check"]:
+    t = (out / f"{name}.time").read_text()
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", t).group(1)
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
+    print(f"{name}: {wall} wall, {rss / 1e6:.2f} GB peak")
+print((out / "verify.txt").read_text().strip().splitlines()[-1])
+start = json.loads((out / "start.txt").read_text().splitlines()[0])
+print("start:", {k: v for k, v in start.items() if k != "moves"})
+for m in start.get("moves", []):
+    print("  ", m.get("move"), m.get("result"), m.get("plies"))
+EOF
