@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Measured unit times from the log of a whole-directory solve.
+
+    morris plan --rules R --all --json --db DB > plan.json
+    scripts/log-unit-times.py plan.json solve.log [solve.log ...] > times.jsonl
+
+Reads the table lines that `morris solve` prints (sector, positions, W/D/L, deepest
+win and loss, time in seconds, ...), over every leg of a solve that was interrupted
+and resumed, and prints one JSON line per unit of the plan whose tables all have a
+measured time: its `id`, `method`, `slots`, the plan's estimate `est_seconds`, and the
+measured `seconds` (the sum over its tables; a table solved again after an
+interruption counts its last complete time). Lines of tables that a leg kept
+("kept") carry no time and are skipped. scripts/simulate-schedule.py --times reads
+the output. Units with a table never timed are counted on standard error.
+"""
+import json
+import sys
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    with open(sys.argv[1]) as f:
+        units = json.load(f)["units"]
+    times = {}
+    for log in sys.argv[2:]:
+        with open(log) as f:
+            for line in f:
+                parts = line.split()
+                # sector positions wins draws losses maxW maxL time pos/s bits/pos
+                if len(parts) != 10 or not parts[1].isdigit():
+                    continue
+                try:
+                    times[parts[0]] = float(parts[7])
+                except ValueError:
+                    continue  # "kept"
+    missing = 0
+    for u in units:
+        secs = [times.get(s) for s in u["sectors"]]
+        if any(t is None for t in secs):
+            missing += 1
+            continue
+        print(json.dumps({"id": u["id"], "method": u["method"], "slots": u["slots"], "est_seconds": u["seconds"], "seconds": sum(secs)}))
+    print(f"{len(units) - missing} of {len(units)} units timed, {missing} with a table never timed", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
