@@ -6,7 +6,7 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use morris::cpu::fast;
 use morris::position::index::SubspaceIndex;
-use morris::rules::movegen::{for_each_move, for_each_unmove};
+use morris::rules::movegen::{for_each_move, for_each_move_group, for_each_unmove};
 use morris::solve::{solve_unit, DeepValues};
 use morris::NoProgress;
 use morris::{Subspace, Unit};
@@ -115,6 +115,19 @@ fn bench_moves(c: &mut Criterion) {
                     let mut n = 0u32;
                     for &(m, o) in &positions {
                         for_each_move(game, m, o, |_, cm, co| n = n.wrapping_add(cm ^ co));
+                    }
+                    black_box(n)
+                })
+            })
+        });
+        // The moves a stone at a time, the plain ones counted and the closing ones
+        // walked: how the solver's values pass counts children inside a unit.
+        g.bench_function(format!("groups {name}"), |b| {
+            b.iter(|| {
+                fast!({
+                    let mut n = 0u32;
+                    for &(m, o) in &positions {
+                        for_each_move_group(game, m, o, 0, |from, plain, closing| n = n.wrapping_add(plain.count_ones() + closing.count_ones() + from as u32));
                     }
                     black_box(n)
                 })

@@ -6,7 +6,7 @@
 
 use crate::rules::game::Game;
 use crate::rules::geometry::{BitIter, Bits};
-use crate::rules::movegen::{for_each_move_with, Move, NONE};
+use crate::rules::movegen::{for_each_capture, for_each_move_group, Move, NONE};
 use crate::rules::Color;
 
 /// Hands and side to move at one ply from the root.
@@ -77,54 +77,73 @@ impl Ply {
 /// (placements while it has stones in hand, moves after), from its own point of view,
 /// under `game`'s rules. Under `lasker` a side with stones both in hand and on the
 /// board may also move a stone (the moves come after the placements); the hand of a
-/// side that moves stays as it is (see [`Ply::after`]).
+/// side that moves stays as it is (see [`Ply::after`]). It is [`for_each_ply_group`]
+/// child by child.
 #[inline(always)]
 pub fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
+    for_each_ply_group(
+        game,
+        ply,
+        mover,
+        opp,
+        #[inline(always)]
+        |from, plain, closing| {
+            let base = if from == NONE { mover } else { mover ^ (1 << from) };
+            for to in BitIter(plain | closing) {
+                if closing & (1 << to) == 0 {
+                    f(Move { from, to: to as u8, capture: NONE, capture2: NONE }, base | (1 << to), opp);
+                } else {
+                    for_each_ply_capture(game, ply, from, to as u8, mover, opp, &mut f);
+                }
+            }
+        },
+    );
+}
+
+/// The moves of a ply a group at a time: `f(from, plain, closing)` for each stone that
+/// moves and, with `from` [`NONE`], for the placements, with the points each reaches
+/// split into those where no mill that removes a stone is closed (`plain`: one child
+/// each) and those where one is (`closing`: a child per removal, see
+/// [`for_each_ply_capture`]), in the order of [`for_each_ply_move`]: under `lasker`
+/// the moves before the placements. See
+/// [`for_each_move_group`](crate::rules::movegen::for_each_move_group).
+#[inline(always)]
+pub fn for_each_ply_group(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(u8, Bits, Bits)) {
     if ply.mover_hand() == 0 {
-        for_each_move_with(
-            game,
-            mover,
-            opp,
-            0,
-            ply.opp_hand(),
-            #[inline(always)]
-            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
-        );
+        for_each_move_group(game, mover, opp, 0, f);
         return;
     }
     // Lasker: a side with stones both in hand and on the board may move instead.
     if game.rules().lasker && mover != 0 {
-        for_each_move_with(
-            game,
-            mover,
-            opp,
-            ply.mover_hand(),
-            ply.opp_hand(),
-            #[inline(always)]
-            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
-        );
+        for_each_move_group(game, mover, opp, ply.mover_hand(), &mut f);
     }
     let empty = !(mover | opp) & game.full();
-    // Empty when a mill takes nothing: against an empty board, or `removal=strict`
-    // with every stone in a mill (see `Game::removable`).
-    let rem = game.removable(opp);
-    // A placement closes a mill exactly where it completes one of `mover`'s: one pass
-    // over the mills, not a test at each empty point.
-    let closers = game.mill_completions(mover);
-    for to in BitIter(empty) {
-        let after = mover | 1 << to;
-        let mills = if closers & (1 << to) == 0 { 0 } else { game.mills_closed(after, to) };
-        if mills == 0 || rem == 0 {
-            f(Move { from: NONE, to: to as u8, capture: NONE, capture2: NONE }, after, opp);
-        } else if mills >= 2 && game.take_each() {
-            game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
-                let (capture, capture2) = crate::rules::movegen::removed_pair(opp, left);
-                f(Move { from: NONE, to: to as u8, capture, capture2 }, after, left)
-            });
-        } else {
-            for r in BitIter(rem) {
-                f(Move { from: NONE, to: to as u8, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
-            }
+    // A placement closes a mill exactly where it completes one of `mover`'s (one pass
+    // over the mills, not a test at each empty point); one against an opponent whose
+    // stones a removal cannot take (see `Game::removable`) is a plain move.
+    let closing = if game.removable(opp) == 0 { 0 } else { empty & game.mill_completions(mover) };
+    f(NONE, empty & !closing, closing);
+}
+
+/// The children of the move `from`-`to` of a ply (`from` [`NONE`] for a placement),
+/// which closes a mill (a `closing` point of [`for_each_ply_group`]), as
+/// [`for_each_ply_move`] gives them: one per removal, from the mover's point of view.
+#[inline]
+pub fn for_each_ply_capture(game: &Game, ply: Ply, from: u8, to: u8, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
+    if from != NONE {
+        for_each_capture(game, from, to, mover, opp, ply.opp_hand(), |mv, child_mover, child_opp| f(mv, child_opp, child_mover));
+        return;
+    }
+    let after = mover | 1 << to;
+    let mills = game.mills_closed(after, to as usize);
+    if mills >= 2 && game.take_each() {
+        game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
+            let (capture, capture2) = crate::rules::movegen::removed_pair(opp, left);
+            f(Move { from: NONE, to, capture, capture2 }, after, left)
+        });
+    } else {
+        for r in BitIter(game.removable(opp)) {
+            f(Move { from: NONE, to, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
         }
     }
 }

@@ -10,9 +10,9 @@ use crate::position::{Color, Position};
 use crate::probe::Grade;
 use crate::probe::NO_KEY;
 use crate::rules::game::Game;
-use crate::rules::geometry::Bits;
+use crate::rules::geometry::{BitIter, Bits};
 use crate::rules::movegen::NONE;
-use crate::rules::ply::{for_each_ply_move, Ply};
+use crate::rules::ply::{for_each_ply_capture, for_each_ply_group, Ply};
 use crate::solve::progress::Progress;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -72,22 +72,27 @@ impl<'a, V: Grade> Children<'a, V> {
         self.wins_now = false;
     }
 
-    /// Stores a child, from the mover's point of view: `after` the mover's stones,
-    /// `opp_after` the opponent's, `plain` whether it is the plain child.
+    /// Stores the plain children of one group of moves: the mover's stones `base` with
+    /// one of `dests` added.
     #[inline(always)]
-    fn add(&mut self, plain: bool, placed: bool, after: Bits, opp_after: Bits) {
-        if plain {
-            self.plain_after[self.plain_len % GATHER] = after;
+    fn add_plain(&mut self, base: Bits, dests: Bits) {
+        for to in BitIter(dests) {
+            self.plain_after[self.plain_len % GATHER] = base | (1 << to);
             self.plain_len += 1;
             if self.plain_len == GATHER {
                 self.value_plain();
             }
-        } else {
-            self.other[self.other_len % GATHER] = (opp_after, after, placed);
-            self.other_len += 1;
-            if self.other_len == GATHER {
-                self.value_other();
-            }
+        }
+    }
+
+    /// Stores another child: `mover` its side to move's stones (our opponent's after
+    /// the move), `opp` its opponent's, `placed` whether the move placed a stone.
+    #[inline(always)]
+    fn add_other(&mut self, mover: Bits, opp: Bits, placed: bool) {
+        self.other[self.other_len % GATHER] = (mover, opp, placed);
+        self.other_len += 1;
+        if self.other_len == GATHER {
+            self.value_other();
         }
     }
 
@@ -222,16 +227,27 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                     }
                     kids_of.start(o, prep);
                     let gather = &mut kids_of;
-                    // `move`: the closure holds its own copies of `o` and `places`.
-                    for_each_ply_move(
+                    // `move`: the closure holds its own copies of `m`, `o` and `places`.
+                    for_each_ply_group(
                         game,
                         ply,
                         m,
                         o,
                         #[inline(always)]
-                        move |mv, after, opp_after| {
-                            let placed = mv.from == NONE;
-                            gather.add(opp_after == o && placed == places, placed, after, opp_after);
+                        move |from, plain, closing| {
+                            let placed = from == NONE;
+                            let base = if placed { m } else { m ^ (1 << from) };
+                            if placed == places {
+                                gather.add_plain(base, plain);
+                            } else {
+                                // A Lasker placement sector's slides lead to another sector.
+                                for to in BitIter(plain) {
+                                    gather.add_other(o, base | (1 << to), placed);
+                                }
+                            }
+                            for to in BitIter(closing) {
+                                for_each_ply_capture(game, ply, from, to as u8, m, o, |mv, after, opp_after| gather.add_other(opp_after, after, mv.from == NONE));
+                            }
                         },
                     );
                     kids_of.finish();
