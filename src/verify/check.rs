@@ -34,8 +34,8 @@ const GATHER: usize = if cfg!(test) { 4 } else { 128 };
 /// after it. The callback only stores each child's stones; the index, the prefetch of
 /// its entry and the read run after it as loops of their own. One callback that did
 /// all three kept its state in memory, not in registers: 116 instructions a child in
-/// a flying subspace (callgrind, `verify --only 3-5`), against 93 now
-/// (docs/measurements.md).
+/// a flying subspace (callgrind, `verify --only 3-5`), against 93 with the gather and
+/// 81 with a stone's plain moves stored in a loop of their own (docs/measurements.md).
 struct Children<'a, V: Grade> {
     /// The plain child's index (see `check`), its preparation for this position's
     /// opponent stones, and its values.
