@@ -30,6 +30,82 @@ const CHUNK: u64 = 1 << 14;
 /// several batches there.
 const GATHER: usize = if cfg!(test) { 4 } else { 128 };
 
+/// A position's children that keep its opponent's stones (moves without removal) and
+/// lead into one table, gathered and then valued in loops of their own. Their index
+/// is prepared for the opponent's stones, which are the child's side to move's, when
+/// those are the index's first set.
+struct Plain<'a, V: Grade> {
+    index: SubspaceIndex,
+    values: &'a V::Whole,
+    /// The preparation, and the opponent's stones it was made for: a walk keeps them
+    /// for a whole orbit's run of slots when they are the walk's first set.
+    prep: Option<Prepared>,
+    prepared_for: Option<Bits>,
+    /// The mover's stones after each move: the child's opponent's.
+    after: [Bits; GATHER],
+    len: usize,
+    slots: [u64; GATHER],
+}
+
+impl<'a, V: Grade> Plain<'a, V> {
+    fn new(index: SubspaceIndex, values: &'a V::Whole) -> Self {
+        Plain { index, values, prep: None, prepared_for: None, after: [0; GATHER], len: 0, slots: [0; GATHER] }
+    }
+
+    /// Starts a position whose opponent has `opp` stones.
+    #[inline(always)]
+    fn start(&mut self, opp: Bits) {
+        if self.prepared_for != Some(opp) {
+            // The preparation must only be used for this index's slots.
+            self.prep = self.index.prepare(opp, true);
+            self.prepared_for = Some(opp);
+        }
+    }
+
+    /// Stores the children of one group of moves, the mover's stones `base` with one
+    /// of `dests` added; a full gather is valued into `best` at once.
+    #[inline(always)]
+    fn add(&mut self, base: Bits, dests: Bits, opp: Bits, best: &mut i32) {
+        for to in BitIter(dests) {
+            self.after[self.len % GATHER] = base | (1 << to);
+            self.len += 1;
+            if self.len == GATHER {
+                self.value(opp, best);
+            }
+        }
+    }
+
+    /// Values the gathered children into `best`: every slot first, each entry
+    /// prefetched as its slot is known, then every entry read.
+    #[inline(always)]
+    fn value(&mut self, opp: Bits, best: &mut i32) {
+        let n = self.len;
+        // Copies, so that the stores into `slots` do not make the loops read them
+        // again from memory at each child.
+        let (index, values) = (self.index, self.values);
+        match self.prep {
+            Some(p) => {
+                for (slot, &after) in self.slots[..n].iter_mut().zip(&self.after[..n]) {
+                    *slot = index.index_prepared(&p, after);
+                    V::prefetch(values, *slot);
+                }
+            }
+            None => {
+                for (slot, &after) in self.slots[..n].iter_mut().zip(&self.after[..n]) {
+                    *slot = index.index(opp, after);
+                    V::prefetch(values, *slot);
+                }
+            }
+        }
+        let mut b = *best;
+        for &slot in &self.slots[..n] {
+            b = b.max(V::parent_key(values, slot));
+        }
+        *best = b;
+        self.len = 0;
+    }
+}
+
 /// One position's children, gathered by the move generator's callback and valued
 /// after it. The callback only stores each child's stones; the index, the prefetch of
 /// its entry and the read run after it as loops of their own. One callback that did
@@ -37,22 +113,18 @@ const GATHER: usize = if cfg!(test) { 4 } else { 128 };
 /// a flying subspace (callgrind, `verify --only 3-5`), against 93 with the gather and
 /// 81 with a stone's plain moves stored in a loop of their own (docs/measurements.md).
 struct Children<'a, V: Grade> {
-    /// The plain child's index (see `check`), its preparation for this position's
-    /// opponent stones, and its values.
-    plain: &'a SubspaceIndex,
-    prep: Option<Prepared>,
-    plain_values: &'a V::Whole,
-    /// The opponent's stones, which a plain child keeps.
+    /// The plain child (see `check`).
+    plain: Plain<'a, V>,
+    /// A Lasker placement sector's slides without removal, which lead into another
+    /// table than its placements.
+    cross: Option<Plain<'a, V>>,
+    /// The opponent's stones, which the children of `plain` and `cross` keep.
     opp: Bits,
     /// The other children's indexes and values, by (placed, removed).
     kids: &'a [[Option<(SubspaceIndex, &'a V::Whole)>; 3]; 2],
-    /// The mover's stones after each plain move: the plain child's opponent's.
-    plain_after: [Bits; GATHER],
-    plain_len: usize,
     /// Each other child as (its mover's stones, its opponent's, whether a stone was placed).
     other: [(Bits, Bits, bool); GATHER],
     other_len: usize,
-    slots: [u64; GATHER],
     /// The best key of the children valued so far.
     best: i32,
     /// Whether some move took the opponent below 3 stones.
@@ -63,25 +135,26 @@ struct Children<'a, V: Grade> {
 }
 
 impl<'a, V: Grade> Children<'a, V> {
-    /// Starts the next position, whose opponent has `opp` stones (prepared as `prep`).
+    /// Starts the next position, whose opponent has `opp` stones.
     #[inline(always)]
-    fn start(&mut self, opp: Bits, prep: Option<Prepared>) {
+    fn start(&mut self, opp: Bits) {
         self.opp = opp;
-        self.prep = prep;
+        self.plain.start(opp);
+        if let Some(c) = &mut self.cross {
+            c.start(opp);
+        }
         self.best = NO_KEY;
         self.wins_now = false;
     }
 
-    /// Stores the plain children of one group of moves: the mover's stones `base` with
-    /// one of `dests` added.
+    /// Stores the children without removal of one group of moves: the mover's stones
+    /// `base` with one of `dests` added; `cross` for a Lasker placement sector's slides.
     #[inline(always)]
-    fn add_plain(&mut self, base: Bits, dests: Bits) {
-        for to in BitIter(dests) {
-            self.plain_after[self.plain_len % GATHER] = base | (1 << to);
-            self.plain_len += 1;
-            if self.plain_len == GATHER {
-                self.value_plain();
-            }
+    fn add_plain(&mut self, base: Bits, dests: Bits, cross: bool) {
+        if cross {
+            self.cross.as_mut().expect("a Lasker placement sector's slides have a sector").add(base, dests, self.opp, &mut self.best);
+        } else {
+            self.plain.add(base, dests, self.opp, &mut self.best);
         }
     }
 
@@ -94,36 +167,6 @@ impl<'a, V: Grade> Children<'a, V> {
         if self.other_len == GATHER {
             self.value_other();
         }
-    }
-
-    /// Values the gathered plain children: every slot first, each entry prefetched
-    /// as its slot is known, then every entry read.
-    #[inline(always)]
-    fn value_plain(&mut self) {
-        let n = self.plain_len;
-        // Copies, so that the stores into `slots` do not make the loops read them
-        // again from memory at each child.
-        let (plain, values, opp) = (*self.plain, self.plain_values, self.opp);
-        match self.prep {
-            Some(p) => {
-                for (slot, &after) in self.slots[..n].iter_mut().zip(&self.plain_after[..n]) {
-                    *slot = plain.index_prepared(&p, after);
-                    V::prefetch(values, *slot);
-                }
-            }
-            None => {
-                for (slot, &after) in self.slots[..n].iter_mut().zip(&self.plain_after[..n]) {
-                    *slot = plain.index(opp, after);
-                    V::prefetch(values, *slot);
-                }
-            }
-        }
-        let mut best = self.best;
-        for &slot in &self.slots[..n] {
-            best = best.max(V::parent_key(values, slot));
-        }
-        self.best = best;
-        self.plain_len = 0;
     }
 
     /// Values the gathered other children: captures, and a Lasker placement sector's
@@ -153,8 +196,11 @@ impl<'a, V: Grade> Children<'a, V> {
     /// Values what is still gathered; then `best` and `wins_now` hold the position's.
     #[inline(always)]
     fn finish(&mut self) {
-        if self.plain_len > 0 {
-            self.value_plain();
+        if self.plain.len > 0 {
+            self.plain.value(self.opp, &mut self.best);
+        }
+        if let Some(c) = self.cross.as_mut().filter(|c| c.len > 0) {
+            c.value(self.opp, &mut self.best);
         }
         if self.other_len > 0 {
             self.value_other();
@@ -197,35 +243,22 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                 let (mut checked, mut bad) = (0u64, 0u64);
                 let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
                 let mut kids_of = Children::<V> {
-                    plain,
-                    prep: None,
-                    plain_values,
+                    plain: Plain::new(*plain, plain_values),
+                    cross: kids[0][0].as_ref().filter(|_| places).map(|(x, v)| Plain::new(*x, *v)),
                     opp: 0,
                     kids: &kids,
-                    plain_after: [0; GATHER],
-                    plain_len: 0,
                     other: [(0, 0, false); GATHER],
                     other_len: 0,
-                    slots: [0; GATHER],
                     best: NO_KEY,
                     wins_now: false,
                     o_stones,
                     oh,
                 };
-                // The plain child's first set is the opponent's stones when it is
-                // prepared at all, and a walk keeps them for a whole orbit's run of
-                // slots when they are the walk's first set: prepared when they change.
-                let (mut prepared_for, mut prep) = (None, None);
                 for (i, m, o) in idx.walk(start, end) {
                     if idx.may_be_hole(i) && idx.is_hole_of(i, m, o) {
                         continue; // a don't-care entry
                     }
-                    if prepared_for != Some(o) {
-                        // The prepared index must only be used for the plain child's slots.
-                        prep = plain.prepare(o, true);
-                        prepared_for = Some(o);
-                    }
-                    kids_of.start(o, prep);
+                    kids_of.start(o);
                     let gather = &mut kids_of;
                     // `move`: the closure holds its own copies of `m`, `o` and `places`.
                     for_each_ply_group(
@@ -237,14 +270,8 @@ pub(super) fn check<V: Grade>(game: &Game, sector: Sector, loaded: &HashMap<Sect
                         move |from, plain, closing| {
                             let placed = from == NONE;
                             let base = if placed { m } else { m ^ (1 << from) };
-                            if placed == places {
-                                gather.add_plain(base, plain);
-                            } else {
-                                // A Lasker placement sector's slides lead to another sector.
-                                for to in BitIter(plain) {
-                                    gather.add_other(o, base | (1 << to), placed);
-                                }
-                            }
+                            // A Lasker placement sector's slides lead to another sector.
+                            gather.add_plain(base, plain, placed != places);
                             for to in BitIter(closing) {
                                 for_each_ply_capture(game, ply, from, to as u8, m, o, |mv, after, opp_after| gather.add_other(opp_after, after, mv.from == NONE));
                             }
