@@ -6,7 +6,7 @@
 
 use crate::rules::game::Game;
 use crate::rules::geometry::{BitIter, Bits};
-use crate::rules::movegen::{for_each_capture, for_each_move_group, Move, NONE};
+use crate::rules::movegen::{for_each_capture, for_each_move_group, for_each_move_with, Move, NONE};
 use crate::rules::Color;
 
 /// Hands and side to move at one ply from the root.
@@ -77,35 +77,65 @@ impl Ply {
 /// (placements while it has stones in hand, moves after), from its own point of view,
 /// under `game`'s rules. Under `lasker` a side with stones both in hand and on the
 /// board may also move a stone (the moves come after the placements); the hand of a
-/// side that moves stays as it is (see [`Ply::after`]). It is [`for_each_ply_group`]
-/// child by child.
+/// side that moves stays as it is (see [`Ply::after`]).
 #[inline(always)]
 pub fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(Move, Bits, Bits)) {
-    for_each_ply_group(
-        game,
-        ply,
-        mover,
-        opp,
-        #[inline(always)]
-        |from, plain, closing| {
-            let base = if from == NONE { mover } else { mover ^ (1 << from) };
-            for to in BitIter(plain | closing) {
-                if closing & (1 << to) == 0 {
-                    f(Move { from, to: to as u8, capture: NONE, capture2: NONE }, base | (1 << to), opp);
-                } else {
-                    for_each_ply_capture(game, ply, from, to as u8, mover, opp, &mut f);
-                }
+    if ply.mover_hand() == 0 {
+        for_each_move_with(
+            game,
+            mover,
+            opp,
+            0,
+            ply.opp_hand(),
+            #[inline(always)]
+            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
+        );
+        return;
+    }
+    // Lasker: a side with stones both in hand and on the board may move instead.
+    if game.rules().lasker && mover != 0 {
+        for_each_move_with(
+            game,
+            mover,
+            opp,
+            ply.mover_hand(),
+            ply.opp_hand(),
+            #[inline(always)]
+            |mv, child_mover, child_opp| f(mv, child_opp, child_mover),
+        );
+    }
+    let empty = !(mover | opp) & game.full();
+    // Empty when a mill takes nothing: against an empty board, or `removal=strict`
+    // with every stone in a mill (see `Game::removable`).
+    let rem = game.removable(opp);
+    // A placement closes a mill exactly where it completes one of `mover`'s: one pass
+    // over the mills, not a test at each empty point.
+    let closers = game.mill_completions(mover);
+    for to in BitIter(empty) {
+        let after = mover | 1 << to;
+        let mills = if closers & (1 << to) == 0 { 0 } else { game.mills_closed(after, to) };
+        if mills == 0 || rem == 0 {
+            f(Move { from: NONE, to: to as u8, capture: NONE, capture2: NONE }, after, opp);
+        } else if mills >= 2 && game.take_each() {
+            game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
+                let (capture, capture2) = crate::rules::movegen::removed_pair(opp, left);
+                f(Move { from: NONE, to: to as u8, capture, capture2 }, after, left)
+            });
+        } else {
+            for r in BitIter(rem) {
+                f(Move { from: NONE, to: to as u8, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
             }
-        },
-    );
+        }
+    }
 }
 
 /// The moves of a ply a group at a time: `f(from, plain, closing)` for each stone that
 /// moves and, with `from` [`NONE`], for the placements, with the points each reaches
 /// split into those where no mill that removes a stone is closed (`plain`: one child
 /// each) and those where one is (`closing`: a child per removal, see
-/// [`for_each_ply_capture`]), in the order of [`for_each_ply_move`]: under `lasker`
-/// the moves before the placements. See
+/// [`for_each_ply_capture`]): the children of [`for_each_ply_move`] (a test holds
+/// them equal), in its order of stones; under `lasker` the moves before the
+/// placements. See
 /// [`for_each_move_group`](crate::rules::movegen::for_each_move_group).
 #[inline(always)]
 pub fn for_each_ply_group(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: impl FnMut(u8, Bits, Bits)) {
@@ -186,5 +216,58 @@ mod tests {
         let g1 = moves.iter().find(|m| m.0 == "g1").expect("closing the mill is a legal placement");
         assert_eq!(g1.2, 0);
         assert_eq!(g1.1.count_ones(), 3);
+    }
+
+    /// The moves a group at a time, with each closing point's captures, are exactly
+    /// the moves one by one, in every named rule set and option that changes them:
+    /// random positions with random hands, each side up to its stones.
+    #[test]
+    fn groups_give_the_moves_one_by_one() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for name in ["standard", "lasker", "morabaraba", "twelve", "six", "five", "standard,take=each", "standard,removal=strict", "lasker,take=each", "standard,removal=lenient"] {
+            let rules: crate::Rules = name.parse().unwrap();
+            let game = Game::of(rules);
+            let points: Vec<usize> = BitIter(game.full()).collect();
+            let stones = rules.stones as u64;
+            for _ in 0..3000 {
+                let mut sides = [0 as Bits; 2];
+                for side in 0..2 {
+                    for _ in 0..rnd(stones + 1) {
+                        let p = points[rnd(points.len() as u64) as usize];
+                        if (sides[0] | sides[1]) & (1 << p) == 0 {
+                            sides[side] |= 1 << p;
+                        }
+                    }
+                }
+                let [mover, opp] = sides;
+                let (mh, oh) = (rnd(stones - mover.count_ones() as u64 + 1) as u8, rnd(stones - opp.count_ones() as u64 + 1) as u8);
+                let ply = Ply { white_hand: mh, black_hand: oh, to_move: Color::White };
+                let mut one_by_one = Vec::new();
+                for_each_ply_move(game, ply, mover, opp, |mv, a, o| one_by_one.push((mv, a, o)));
+                let mut grouped = Vec::new();
+                for_each_ply_group(game, ply, mover, opp, |from, plain, closing| {
+                    assert_eq!(plain & closing, 0);
+                    let base = if from == NONE { mover } else { mover ^ (1 << from) };
+                    for to in BitIter(plain) {
+                        grouped.push((Move { from, to: to as u8, capture: NONE, capture2: NONE }, base | (1 << to), opp));
+                    }
+                    for to in BitIter(closing) {
+                        let before = grouped.len();
+                        for_each_ply_capture(game, ply, from, to as u8, mover, opp, |mv, a, o| grouped.push((mv, a, o)));
+                        assert!(grouped.len() > before, "{name}: a closing point with no capture");
+                    }
+                });
+                let key = |v: &mut Vec<(Move, Bits, Bits)>| v.sort_by_key(|(m, a, o)| (m.from, m.to, m.capture, m.capture2, *a, *o));
+                key(&mut one_by_one);
+                key(&mut grouped);
+                assert_eq!(one_by_one, grouped, "{name}: {mover:#x} {opp:#x} hands {mh} {oh}");
+            }
+        }
     }
 }

@@ -13,9 +13,9 @@ use crate::position::index::{CaptureIndex, SubspaceIndex};
 use crate::position::sector::Sector;
 use crate::position::Color;
 use crate::rules::game::Game;
-use crate::rules::geometry::{BitIter, Bits};
+use crate::rules::geometry::Bits;
 use crate::rules::movegen::NONE;
-use crate::rules::ply::{for_each_ply_capture, for_each_ply_group, Ply};
+use crate::rules::ply::{for_each_ply_move, Ply};
 
 /// Where one member's moves lead. A copy is cheap, and each task of a hot loop takes
 /// its own, which the compiler keeps beside the loop's other locals.
@@ -39,9 +39,6 @@ pub(crate) enum Child<'a, T> {
     Exit(&'a T, u64),
     /// A removal that leaves the opponent two stones: the mover wins at once.
     Wins,
-    /// So many children inside the unit, without their slots: the moves of one stone
-    /// (or the placements) that remove nothing, when the caller asked for no slots.
-    Counted(u32),
 }
 
 impl<T> Exits<T> {
@@ -69,10 +66,9 @@ impl<T> Exits<T> {
     }
 
     /// Calls `f` with where each move of the position `(mover, opp)` leads, in the
-    /// order of the move generator. With `inside_slots` false, the children inside the
-    /// unit come without their slots, a stone's at once ([`Child::Counted`]): a caller
-    /// that only counts them saves indexing each, and the callback each, which is most
-    /// of the work of a position with many slides or flights.
+    /// order of the move generator. With `inside_slots` false, a child inside the unit
+    /// comes without its slot: a caller that only counts them saves indexing each,
+    /// which is most of the work of a position with many slides.
     #[inline(always)]
     pub(crate) fn for_each_child<'s>(&'s self, game: &Game, mover: Bits, opp: Bits, inside_slots: bool, mut f: impl FnMut(Child<'s, T>)) {
         // Children inside the unit keep our opponent's stones as their mover's.
@@ -80,58 +76,25 @@ impl<T> Exits<T> {
         // Captures after one move share the capturer's stones (the child's opponent
         // set), so their canonicalisation is prepared once per move.
         let mut captures = [CaptureIndex::default(); 3];
-        for_each_ply_group(
+        for_each_ply_move(
             game,
             self.ply,
             mover,
             opp,
             #[inline(always)]
-            |from, plain, closing| {
-                let placed = (from == NONE) as usize;
-                let base = if from == NONE { mover } else { mover ^ (1 << from) };
-                let inside = if placed == 0 { self.inside.as_ref() } else { None };
-                let mut one_by_one = plain | closing;
-                if inside.is_some() && !inside_slots {
-                    if plain != 0 {
-                        f(Child::Counted(plain.count_ones()));
-                    }
-                    one_by_one = closing;
-                }
-                for to in BitIter(one_by_one) {
-                    if closing & (1 << to) == 0 {
-                        // The child's mover is our opponent; its opponent our stones after the move.
-                        let co = base | (1 << to);
-                        match inside {
-                            Some(t) => f(Child::Inside(t.index_with(&prep, opp, co))),
-                            None => {
-                                let (ci, table) = self.out[placed][0].as_ref().expect("a move without removal has a child sector");
-                                let slot = if placed == 0 { captures[0].index(ci, opp, co) } else { ci.index(opp, co) };
-                                f(Child::Exit(table, slot));
-                            }
-                        }
-                        continue;
-                    }
-                    for_each_ply_capture(
-                        game,
-                        self.ply,
-                        from,
-                        to as u8,
-                        mover,
-                        opp,
-                        #[inline(always)]
-                        |mv, after, opp_after| {
-                            let (cm, co) = (opp_after, after);
-                            // A move names every stone it removes (two for a double mill under `take=each`).
-                            let removed = (mv.capture != NONE) as usize + (mv.capture2 != NONE) as usize;
-                            if let Some((ci, table)) = &self.out[placed][removed] {
-                                let slot = if placed == 0 { captures[removed].index(ci, cm, co) } else { ci.index(cm, co) };
-                                f(Child::Exit(table, slot));
-                            } else {
-                                debug_assert!(removed > 0, "a move without removal has a child sector");
-                                f(Child::Wins);
-                            }
-                        },
-                    );
+            |mv, after, opp_after| {
+                let (cm, co) = (opp_after, after);
+                // A move names every stone it removes (two for a double mill under `take=each`).
+                let removed = (mv.capture != NONE) as usize + (mv.capture2 != NONE) as usize;
+                let placed = (mv.from == NONE) as usize;
+                if let (0, 0, Some(t)) = (removed, placed, self.inside.as_ref()) {
+                    f(Child::Inside(if inside_slots { t.index_with(&prep, cm, co) } else { 0 }));
+                } else if let Some((ci, table)) = &self.out[placed][removed] {
+                    let slot = if placed == 0 { captures[removed].index(ci, cm, co) } else { ci.index(cm, co) };
+                    f(Child::Exit(table, slot));
+                } else {
+                    debug_assert!(removed > 0, "a move without removal has a child sector");
+                    f(Child::Wins);
                 }
             },
         );

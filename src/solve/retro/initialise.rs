@@ -84,7 +84,6 @@ pub(crate) fn initialise(
                                 kids[n] = slot;
                                 n += 1;
                             }
-                            Child::Counted(k) => n += k as usize,
                             Child::Exit(table, slot) => {
                                 other = true;
                                 prefetch(table.0.as_ptr().wrapping_add(slot as usize));
