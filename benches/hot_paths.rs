@@ -120,8 +120,8 @@ fn bench_moves(c: &mut Criterion) {
                 })
             })
         });
-        // The moves a stone at a time, the plain ones counted and the closing ones
-        // walked: how the solver's values pass counts children inside a unit.
+        // The moves a stone at a time, split into plain and closing points: what the
+        // verifier walks.
         g.bench_function(format!("groups {name}"), |b| {
             b.iter(|| {
                 fast!({
