@@ -170,13 +170,8 @@ fn moves_on<B: Board24>(g: &Game, mover: Bits, opp: Bits, mover_hand: u8, opp_ha
             // A mill that can take nothing (see `Game::removable`) is a plain move.
             if rem == 0 || closers & (1 << to) == 0 || !Game::closes_mill_on::<B>(after, to) {
                 f(Move { from: from as u8, to: to as u8, capture: NONE, capture2: NONE }, opp, after);
-            } else if g.take_each() {
-                // One removal per mill closed (a slide closes two only on the diagonal board).
-                double_mill(g, from as u8, to as u8, after, opp, opp_hand, Game::mills_closed_on::<B>(after, to), &mut f);
             } else {
-                for r in BitIter(rem) {
-                    f(Move { from: from as u8, to: to as u8, capture: r as u8, capture2: NONE }, opp ^ (1 << r), after);
-                }
+                captures_on::<B>(g, from as u8, to as u8, after, opp, opp_hand, rem, &mut f);
             }
         }
     }

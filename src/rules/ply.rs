@@ -116,15 +116,25 @@ pub fn for_each_ply_move(game: &Game, ply: Ply, mover: Bits, opp: Bits, mut f: i
         let mills = if closers & (1 << to) == 0 { 0 } else { game.mills_closed(after, to) };
         if mills == 0 || rem == 0 {
             f(Move { from: NONE, to: to as u8, capture: NONE, capture2: NONE }, after, opp);
-        } else if mills >= 2 && game.take_each() {
-            game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
-                let (capture, capture2) = crate::rules::movegen::removed_pair(opp, left);
-                f(Move { from: NONE, to: to as u8, capture, capture2 }, after, left)
-            });
         } else {
-            for r in BitIter(rem) {
-                f(Move { from: NONE, to: to as u8, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
-            }
+            placement_captures(game, ply, to as u8, after, opp, rem, mills, &mut f);
+        }
+    }
+}
+
+/// The children of a placement onto `to` that closed `mills` mills (at least one),
+/// `rem` the stones a removal may take (not none): one per removal.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn placement_captures(game: &Game, ply: Ply, to: u8, after: Bits, opp: Bits, rem: Bits, mills: u32, f: &mut impl FnMut(Move, Bits, Bits)) {
+    if mills >= 2 && game.take_each() {
+        game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
+            let (capture, capture2) = crate::rules::movegen::removed_pair(opp, left);
+            f(Move { from: NONE, to, capture, capture2 }, after, left)
+        });
+    } else {
+        for r in BitIter(rem) {
+            f(Move { from: NONE, to, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
         }
     }
 }
@@ -165,17 +175,7 @@ pub fn for_each_ply_capture(game: &Game, ply: Ply, from: u8, to: u8, mover: Bits
         return;
     }
     let after = mover | 1 << to;
-    let mills = game.mills_closed(after, to as usize);
-    if mills >= 2 && game.take_each() {
-        game.for_each_removal(opp, ply.opp_hand() as u32, mills, |left| {
-            let (capture, capture2) = crate::rules::movegen::removed_pair(opp, left);
-            f(Move { from: NONE, to, capture, capture2 }, after, left)
-        });
-    } else {
-        for r in BitIter(game.removable(opp)) {
-            f(Move { from: NONE, to, capture: r as u8, capture2: NONE }, after, opp & !(1 << r));
-        }
-    }
+    placement_captures(game, ply, to, after, opp, game.removable(opp), game.mills_closed(after, to as usize), &mut f);
 }
 
 /// Whether the side to move at `ply` has already lost, before any move: fewer than 3
