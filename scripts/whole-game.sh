@@ -26,12 +26,16 @@ step() {
         echo "$name: done before"
         return
     fi
+    # An earlier leg cut short keeps its report, for its peak memory.
+    [ -e "$OUT/$name.time" ] && mv "$OUT/$name.time" "$OUT/$name.time.$(date +%s)"
     echo "$name: $*"
     /usr/bin/time -v "$@" >"$OUT/$name.txt" 2>"$OUT/$name.time"
     date -u +%FT%TZ >"$OUT/$name.done"
 }
 step check nice "$MORRIS" stats --rules "$RULES" --db "$DB" --check
-step verify nice "$MORRIS" verify --rules "$RULES" --db "$DB" $SCOPE
+# The journal lets a verification cut short resume, table by table; its seconds add
+# up the legs.
+step verify nice "$MORRIS" verify --rules "$RULES" --db "$DB" $SCOPE --journal "$OUT/verify.journal"
 step stats nice "$MORRIS" stats --rules "$RULES" --db "$DB" --json
 # The start: both hands full, an empty board, White to move.
 stones=$("$MORRIS" plan --rules "$RULES" $SCOPE --json --db "$DB" | python3 -c '
@@ -74,10 +78,15 @@ for name in ["full", "compact", "compact-wdl"]:
         b = int(f.read_text())
         print(f"size {name}: {b / 1e9:.2f} GB, {8 * b / pos:.3f} bits a position")
 for name in ["verify", "check"]:
-    t = (out / f"{name}.time").read_text()
-    wall = re.search(r"Elapsed \(wall clock\) time.*: (\S+)", t).group(1)
-    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", t).group(1))
-    print(f"{name}: {wall} wall, {rss / 1e6:.2f} GB peak")
+    legs = sorted(out.glob(f"{name}.time*"))
+    rss = max(int(m.group(1)) for f in legs for m in [re.search(r"Maximum resident set size \(kbytes\): (\d+)", f.read_text())] if m)
+    walls = [re.search(r"Elapsed \(wall clock\) time.*: (\S+)", f.read_text()) for f in legs]
+    wall = ", ".join(m.group(1) for m in walls if m)
+    print(f"{name}: {wall} wall in {len(legs)} legs, {rss / 1e6:.2f} GB peak")
+journal = out / "verify.journal"
+if journal.exists():
+    secs = sum(float(l.split()[3]) for l in journal.read_text().splitlines() if not l.startswith("#") and len(l.split()) == 4)
+    print(f"verify, table by table from the journal: {secs:.0f} s ({secs / 3600:.2f} h)")
 print((out / "verify.txt").read_text().strip().splitlines()[-1])
 start = json.loads((out / "start.txt").read_text().splitlines()[0])
 print("start:", {k: v for k, v in start.items() if k != "moves"})

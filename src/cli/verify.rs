@@ -3,7 +3,8 @@
 use super::progress::Bars;
 use morris::probe::Tablebase;
 use morris::table::table_path;
-use morris::verify::{needs, results_only, verify_sectors, Outcome};
+use morris::verify::journal::{Journal, Record};
+use morris::verify::{needs, results_only, verify_sectors_each, Outcome};
 use morris::Rules;
 use morris::{Grade, Sector, TableError, Unit, Value, Wdl};
 use std::path::PathBuf;
@@ -34,6 +35,12 @@ pub struct Args {
     /// starts are verified in one run.
     #[arg(long, value_name = "WK-BK", value_parser = super::draw::parse_stones, value_delimiter = ',', conflicts_with = "only")]
     start: Vec<(u8, u8)>,
+    /// Record each table that verifies in FILE, and skip the tables FILE records as
+    /// verified with the same contents, theirs and their successors': a long run that
+    /// is cut short resumes where it stopped. Skipped tables' blocks are not read again
+    /// (`morris stats --check` reads them).
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
 }
 
 /// The sectors of the given starts (all movement subspaces too with `all`), movement
@@ -107,12 +114,34 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     // A table without depths (`morris strip`) can only have its results checked, and
     // then every table is checked by results.
     let results_only = results_only(&tb, &subs)?;
+    let mut journal = args.journal.as_deref().map(Journal::open).transpose()?;
+    let (mut todo, mut before, mut before_positions, mut before_secs) = (Vec::new(), 0usize, 0u64, 0f64);
+    for &s in &subs {
+        match &journal {
+            Some(j) => {
+                let id = Journal::identity(&tb, s)?;
+                match j.verified(s, id) {
+                    Some(r) => (before, before_positions, before_secs) = (before + 1, before_positions + r.positions, before_secs + r.seconds),
+                    None => todo.push((s, id)),
+                }
+            }
+            None => todo.push((s, 0)),
+        }
+    }
+    let ids: std::collections::HashMap<Sector, u64> = todo.iter().copied().collect();
+    let todo: Vec<Sector> = todo.into_iter().map(|(s, _)| s).collect();
     let bars = Bars::new(false);
     let start = Instant::now();
-    let (checked, mismatch_count) =
-        if results_only { mismatches(verify_sectors::<Wdl>(&tb, &subs, &bars), &bars)? } else { mismatches(verify_sectors::<Value>(&tb, &subs, &bars), &bars)? };
+    let (checked, mismatch_count) = if results_only {
+        mismatches(verify_sectors_each::<Wdl>(&tb, &todo, &bars, &mut record(&mut journal, &ids)), &bars)?
+    } else {
+        mismatches(verify_sectors_each::<Value>(&tb, &todo, &bars, &mut record(&mut journal, &ids)), &bars)?
+    };
     let secs = start.elapsed().as_secs_f64();
-    out!("verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches", subs.len(), checked, secs, checked as f64 / secs.max(1e-9), mismatch_count);
+    out!("verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches", todo.len(), checked, secs, checked as f64 / secs.max(1e-9), mismatch_count);
+    if let Some(j) = &journal {
+        out!("{} more tables, {} positions, verified before with the same contents in {:.1} s, as {} records", before, before_positions, before_secs, j.path().display());
+    }
     if results_only {
         out!("results only: win, draw and loss were checked against the successors; these tables hold no depths to check");
     }
@@ -140,6 +169,19 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         class_mismatches = classes.mismatches;
     }
     Ok(if mismatch_count > 0 || class_mismatches > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// What records each table that verified with no mismatch in the journal, if there is one.
+fn record<'a, V: Grade>(journal: &'a mut Option<Journal>, ids: &'a std::collections::HashMap<Sector, u64>) -> impl FnMut(Sector, &Outcome<V>) -> Result<(), TableError> + 'a {
+    // Each table's time runs from the end of the one before: its tables' reading too.
+    let mut last = Instant::now();
+    move |s, outcome| {
+        let seconds = std::mem::replace(&mut last, Instant::now()).elapsed().as_secs_f64();
+        match journal {
+            Some(j) if outcome.mismatch_count == 0 => j.record(s, ids[&s], Record { positions: outcome.checked, seconds }),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// Prints the disagreements a check found, once its progress bars are gone; returns

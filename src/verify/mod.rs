@@ -8,6 +8,7 @@
 //! depths, or results alone where a table holds no depths.
 
 mod check;
+pub mod journal;
 
 use crate::position::sector::Sector;
 use crate::position::subspace::Subspace;
@@ -107,6 +108,17 @@ pub fn verify<V: Grade>(tb: &Tablebase, subs: &[Subspace], progress: &dyn Progre
 /// needs every table in full; [`results_only`] says whether only a
 /// [`Wdl`](crate::position::value::Wdl) check can run.
 pub fn verify_sectors<V: Grade>(tb: &Tablebase, sectors: &[Sector], progress: &dyn Progress) -> Result<Outcome<V>, TableError> {
+    verify_sectors_each(tb, sectors, progress, &mut |_, _| Ok(()))
+}
+
+/// Like [`verify_sectors`], and calls `done` with each table and its own outcome as soon
+/// as it is checked: a long run records its progress there (see [`journal`]).
+pub fn verify_sectors_each<V: Grade>(
+    tb: &Tablebase,
+    sectors: &[Sector],
+    progress: &dyn Progress,
+    done: &mut dyn FnMut(Sector, &Outcome<V>) -> Result<(), TableError>,
+) -> Result<Outcome<V>, TableError> {
     // Every table is opened first: a missing one fails now, not after hours of checks.
     if let Some(path) = first_results_only(tb, sectors)?.filter(|_| V::DEPTHS) {
         return Err(TableError::ResultsOnly { path });
@@ -123,7 +135,9 @@ pub fn verify_sectors<V: Grade>(tb: &Tablebase, sectors: &[Sector], progress: &d
                 e.insert(V::whole(tb.table(s)?)?);
             }
         }
-        out.add(check::check::<V>(game, sector, &loaded, progress));
+        let one = check::check::<V>(game, sector, &loaded, progress);
+        done(sector, &one)?;
+        out.add(one);
     }
     Ok(out)
 }
