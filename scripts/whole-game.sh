@@ -85,8 +85,9 @@ for name in ["verify", "check"]:
     print(f"{name}: {wall} wall in {len(legs)} legs, {rss / 1e6:.2f} GB peak")
 journal = out / "verify.journal"
 if journal.exists():
-    secs = sum(float(l.split()[3]) for l in journal.read_text().splitlines() if not l.startswith("#") and len(l.split()) == 4)
-    print(f"verify, table by table from the journal: {secs:.0f} s ({secs / 3600:.2f} h)")
+    rows = [l.split() for l in journal.read_text().splitlines() if not l.startswith("#") and len(l.split()) == 5]
+    secs, cpu = sum(float(r[3]) for r in rows), sum(float(r[4]) for r in rows)
+    print(f"verify, table by table from the journal: {secs:.0f} s ({secs / 3600:.2f} h) wall, {cpu:.0f} CPU seconds ({cpu / 3600:.2f} h)")
 print((out / "verify.txt").read_text().strip().splitlines()[-1])
 start = json.loads((out / "start.txt").read_text().splitlines()[0])
 print("start:", {k: v for k, v in start.items() if k != "moves"})

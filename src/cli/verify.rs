@@ -115,13 +115,15 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     // then every table is checked by results.
     let results_only = results_only(&tb, &subs)?;
     let mut journal = args.journal.as_deref().map(Journal::open).transpose()?;
-    let (mut todo, mut before, mut before_positions, mut before_secs) = (Vec::new(), 0usize, 0u64, 0f64);
+    let (mut todo, mut before, mut before_positions, mut before_secs, mut before_cpu) = (Vec::new(), 0usize, 0u64, 0f64, 0f64);
     for &s in &subs {
         match &journal {
             Some(j) => {
                 let id = Journal::identity(&tb, s)?;
                 match j.verified(s, id) {
-                    Some(r) => (before, before_positions, before_secs) = (before + 1, before_positions + r.positions, before_secs + r.seconds),
+                    Some(r) => {
+                        (before, before_positions, before_secs, before_cpu) = (before + 1, before_positions + r.positions, before_secs + r.seconds, before_cpu + r.cpu_seconds)
+                    }
                     None => todo.push((s, id)),
                 }
             }
@@ -140,7 +142,14 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let secs = start.elapsed().as_secs_f64();
     out!("verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches", todo.len(), checked, secs, checked as f64 / secs.max(1e-9), mismatch_count);
     if let Some(j) = &journal {
-        out!("{} more tables, {} positions, verified before with the same contents in {:.1} s, as {} records", before, before_positions, before_secs, j.path().display());
+        out!(
+            "{} more tables, {} positions, verified before with the same contents in {:.1} s ({:.1} CPU seconds), as {} records",
+            before,
+            before_positions,
+            before_secs,
+            before_cpu,
+            j.path().display()
+        );
     }
     if results_only {
         out!("results only: win, draw and loss were checked against the successors; these tables hold no depths to check");
@@ -174,11 +183,12 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
 /// What records each table that verified with no mismatch in the journal, if there is one.
 fn record<'a, V: Grade>(journal: &'a mut Option<Journal>, ids: &'a std::collections::HashMap<Sector, u64>) -> impl FnMut(Sector, &Outcome<V>) -> Result<(), TableError> + 'a {
     // Each table's time runs from the end of the one before: its tables' reading too.
-    let mut last = Instant::now();
+    let (mut last, mut last_cpu) = (Instant::now(), Journal::cpu_seconds());
     move |s, outcome| {
         let seconds = std::mem::replace(&mut last, Instant::now()).elapsed().as_secs_f64();
+        let cpu_seconds = Journal::cpu_seconds() - std::mem::replace(&mut last_cpu, Journal::cpu_seconds());
         match journal {
-            Some(j) if outcome.mismatch_count == 0 => j.record(s, ids[&s], Record { positions: outcome.checked, seconds }),
+            Some(j) if outcome.mismatch_count == 0 => j.record(s, ids[&s], Record { positions: outcome.checked, seconds, cpu_seconds }),
             _ => Ok(()),
         }
     }

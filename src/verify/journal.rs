@@ -22,7 +22,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
-const HEAD: &str = "# morris verify journal: SECTOR IDENTITY POSITIONS SECONDS, one line per table verified with no mismatch";
+const HEAD: &str = "# morris verify journal: SECTOR IDENTITY POSITIONS SECONDS CPU_SECONDS, one line per table verified with no mismatch";
 
 /// What a journal line says of a table beside its identity.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +32,9 @@ pub struct Record {
     /// Seconds its check took, reading its tables included: the legs of a resumed run
     /// add up to the whole run's time.
     pub seconds: f64,
+    /// CPU seconds of the process (user and system) over the same span: less bent than
+    /// wall time by other work on the machine, to compare with a solve's.
+    pub cpu_seconds: f64,
 }
 
 /// An open journal: what it records, and the file new lines go to.
@@ -54,10 +57,13 @@ impl Journal {
         let mut done = HashMap::new();
         // Only whole lines count: the last one may have been cut short.
         for line in text.split_inclusive('\n').filter(|l| l.ends_with('\n') && !l.starts_with('#')) {
-            let mut f = line.split_whitespace();
-            if let (Some(s), Some(id), Some(n), Some(t), None) = (f.next(), f.next(), f.next(), f.next(), f.next()) {
-                if let (Ok(s), Ok(id), Ok(positions), Ok(seconds)) = (s.parse::<Sector>(), u64::from_str_radix(id, 16), n.parse::<u64>(), t.parse::<f64>()) {
-                    done.insert(s, (id, Record { positions, seconds }));
+            let f = line.split_whitespace();
+            let f: Vec<&str> = f.collect();
+            if let [s, id, n, t, c] = f[..] {
+                if let (Ok(s), Ok(id), Ok(positions), Ok(seconds), Ok(cpu_seconds)) =
+                    (s.parse::<Sector>(), u64::from_str_radix(id, 16), n.parse::<u64>(), t.parse::<f64>(), c.parse::<f64>())
+                {
+                    done.insert(s, (id, Record { positions, seconds, cpu_seconds }));
                 }
             }
         }
@@ -93,10 +99,25 @@ impl Journal {
     /// Records that `sector` verified with no mismatch, durably before returning.
     pub fn record(&mut self, sector: Sector, identity: u64, r: Record) -> Result<(), TableError> {
         let io = |source| TableError::Io { path: self.path.clone(), source };
-        writeln!(self.file, "{sector} {identity:016x} {} {:.3}", r.positions, r.seconds).map_err(io)?;
+        writeln!(self.file, "{sector} {identity:016x} {} {:.3} {:.3}", r.positions, r.seconds, r.cpu_seconds).map_err(io)?;
         self.file.sync_data().map_err(io)?;
         self.done.insert(sector, (identity, r));
         Ok(())
+    }
+
+    /// CPU seconds (user and system) this process has used so far; 0 where the system
+    /// does not say.
+    pub fn cpu_seconds() -> f64 {
+        #[cfg(unix)]
+        {
+            // SAFETY: getrusage only writes the struct it is given.
+            let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+            if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
+                let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
+                return t(u.ru_utime) + t(u.ru_stime);
+            }
+        }
+        0.0
     }
 
     /// The journal's path.
@@ -110,7 +131,7 @@ mod tests {
     use super::*;
 
     fn r(positions: u64) -> Record {
-        Record { positions, seconds: positions as f64 / 8.0 }
+        Record { positions, seconds: positions as f64 / 8.0, cpu_seconds: positions as f64 / 4.0 }
     }
 
     #[test]
