@@ -17,8 +17,8 @@ pub struct Args {
     #[arg(long, default_value = "databases", value_name = "DIR")]
     pub(super) db: PathBuf,
     /// Verify the movement tables with s + o <= N that are present (default: all present).
-    #[arg(long, default_value_t = 18, value_name = "N")]
-    max_stones: u8,
+    #[arg(long, value_name = "N")]
+    max_stones: Option<u8>,
     /// Verify just this table: a movement subspace S-O or a placement sector S-O-SH-OH.
     #[arg(long, value_name = "SECTOR")]
     only: Option<Sector>,
@@ -89,7 +89,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             let mut all: Vec<Sector> = Unit::all_in_order_up_to(rules.stones())
                 .into_iter()
                 .flat_map(|u| u.members())
-                .filter(|s| s.total() <= args.max_stones && table_path(&args.db, *s).exists())
+                .filter(|s| args.max_stones.is_none_or(|n| s.total() <= n) && table_path(&args.db, *s).exists())
                 .map(Sector::from)
                 .collect();
             if !args.movement_only {
