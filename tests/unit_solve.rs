@@ -211,3 +211,41 @@ fn unit_solvers_and_a_whole_directory_run_exclude_each_other() {
     }
     ok(&morris(&["solve", "--db", d, "--max-stones", "6", "-q"]).output().unwrap());
 }
+
+/// Where the filesystem has no locks (NFS without a lock manager, Lustre without
+/// `flock`: here every `flock` fails with ENOLCK, through a preloaded library), units
+/// solved one by one and a whole-directory solve both go on unlocked and write the
+/// tables of a solve with locks, byte for byte.
+#[test]
+fn solves_where_the_filesystem_has_no_locks() {
+    let shim = tempfile::tempdir().unwrap();
+    let (src, lib, mark) = (shim.path().join("noflock.c"), shim.path().join("noflock.so"), shim.path().join("called"));
+    fs::write(
+        &src,
+        "#include <errno.h>\n#include <fcntl.h>\n#include <stdlib.h>\n#include <unistd.h>\n\
+         int flock(int fd, int op) { (void)fd; (void)op; const char *m = getenv(\"NOFLOCK_MARK\");\n\
+         if (m) { int f = open(m, O_CREAT | O_WRONLY, 0644); if (f >= 0) close(f); }\n\
+         errno = ENOLCK; return -1; }\n",
+    )
+    .unwrap();
+    let cc = Command::new("cc").args(["-shared", "-fPIC", "-o"]).arg(&lib).arg(&src).output().expect("a C compiler (cc), to build the test's preloaded library");
+    assert!(cc.status.success(), "{}", String::from_utf8_lossy(&cc.stderr));
+    let unlocked = |args: &[&str]| morris(args).env("LD_PRELOAD", &lib).env("NOFLOCK_MARK", &mark).output().unwrap();
+
+    let reference = tempfile::tempdir().unwrap();
+    ok(&morris(&["solve", "--db", reference.path().to_str().unwrap(), "--start", "4-4", "-q"]).output().unwrap());
+    let want = tables(reference.path());
+
+    let parts = tempfile::tempdir().unwrap();
+    for id in plan_ids(parts.path(), "standard", "4-4") {
+        ok(&unlocked(&["solve", "--db", parts.path().to_str().unwrap(), "--unit", &id, "-q"]));
+    }
+    assert!(mark.exists(), "the preloaded flock was not called: the test tests nothing");
+    assert_eq!(tables(parts.path()), want, "units without locks");
+
+    fs::remove_file(&mark).unwrap();
+    let whole = tempfile::tempdir().unwrap();
+    ok(&unlocked(&["solve", "--db", whole.path().to_str().unwrap(), "--start", "4-4", "-q"]));
+    assert!(mark.exists(), "the preloaded flock was not called: the test tests nothing");
+    assert_eq!(tables(whole.path()), want, "a whole solve without locks");
+}

@@ -29,6 +29,10 @@ pub const UNIT_LOCKS: &str = ".morris-units";
 /// even by SIGKILL, and removes the temporary files an interrupted run left behind
 /// ([`is_temporary`]: only those of morris's own file names): with the lock held, no
 /// other run can be writing them.
+///
+/// Where the filesystem has no locks, the run goes on unlocked, and still removes the
+/// temporary files: a second writer that the lock would have kept out then at worst
+/// finds its own temporary file gone and fails with that error; no table is wrong.
 pub fn lock_dir(dir: &Path, what: &str) -> Result<File, TableError> {
     let path = dir.join(LOCK);
     let io = |source| TableError::Io { path: path.clone(), source };
@@ -41,6 +45,7 @@ pub fn lock_dir(dir: &Path, what: &str) -> Result<File, TableError> {
                 source: io::Error::other(format!("another morris process is writing to this directory; wait for it to finish before {what}")),
             })
         }
+        Err(fs::TryLockError::Error(e)) if no_locks(&e) => {}
         Err(fs::TryLockError::Error(e)) => return Err(io(e)),
     }
     remove_temporaries(dir, |_| true).map_err(io)?;
