@@ -201,6 +201,15 @@ fn verify_resumes_from_its_journal() {
     }
     let journal = fs::read_to_string(j).unwrap();
     assert_eq!(journal.lines().filter(|l| l.starts_with("3-3 ")).count(), 1, "only the first, good 3-3 is recorded: {journal}");
+    // The same for scripts: one JSON object.
+    let out = morris(&["verify", "--db", d, "--journal", j, "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["mismatches"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["examples"].as_array().unwrap().iter().all(|m| m["sector"] == "3-3"), "{v}");
+    let (tables, before) = (v["tables"].as_u64().unwrap(), v["journal"]["tables_before"].as_u64().unwrap());
+    assert!(tables >= 1 && before >= 1 && tables + before == 3, "{v}");
+    assert_eq!(v["rules"], "standard");
 }
 
 /// Every 3-3 position with White on a7,d7,g7 shifted around: enough to touch each block.

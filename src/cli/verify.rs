@@ -41,6 +41,10 @@ pub struct Args {
     /// (`morris stats --check` reads them).
     #[arg(long, value_name = "FILE")]
     journal: Option<PathBuf>,
+    /// Print one JSON object (tables, positions, seconds, mismatches with examples,
+    /// what the journal held), for scripts, instead of the report's lines.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The sectors of the given starts (all movement subspaces too with `all`), movement
@@ -134,14 +138,34 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let todo: Vec<Sector> = todo.into_iter().map(|(s, _)| s).collect();
     let bars = Bars::new(false);
     let start = Instant::now();
-    let (checked, mismatch_count) = if results_only {
-        mismatches(verify_sectors_each::<Wdl>(&tb, &todo, &bars, &mut record(&mut journal, &ids)), &bars)?
+    let (checked, mismatch_count, examples) = if results_only {
+        mismatches(verify_sectors_each::<Wdl>(&tb, &todo, &bars, &mut record(&mut journal, &ids)), &bars, args.json)?
     } else {
-        mismatches(verify_sectors_each::<Value>(&tb, &todo, &bars, &mut record(&mut journal, &ids)), &bars)?
+        mismatches(verify_sectors_each::<Value>(&tb, &todo, &bars, &mut record(&mut journal, &ids)), &bars, args.json)?
     };
     let secs = start.elapsed().as_secs_f64();
-    out!("verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches", todo.len(), checked, secs, checked as f64 / secs.max(1e-9), mismatch_count);
-    if let Some(j) = &journal {
+    let mut report = serde_json::json!({
+        "rules": rules.to_string(),
+        "tables": todo.len(),
+        "positions": checked,
+        "seconds": secs,
+        "mismatches": mismatch_count,
+        "examples": examples,
+        "results_only": results_only,
+        "blocks_only": blocks_only.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+        "journal": journal.as_ref().map(|j| serde_json::json!({
+            "path": j.path().display().to_string(),
+            "tables_before": before,
+            "positions_before": before_positions,
+            "seconds_before": before_secs,
+            "cpu_seconds_before": before_cpu,
+        })),
+        "classes": null,
+    });
+    if !args.json {
+        out!("verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches", todo.len(), checked, secs, checked as f64 / secs.max(1e-9), mismatch_count);
+    }
+    if let Some(j) = journal.as_ref().filter(|_| !args.json) {
         out!(
             "{} more tables, {} positions, verified before with the same contents in {:.1} s ({:.1} CPU seconds), as {} records",
             before,
@@ -151,10 +175,10 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
             j.path().display()
         );
     }
-    if results_only {
+    if results_only && !args.json {
         out!("results only: win, draw and loss were checked against the successors; these tables hold no depths to check");
     }
-    if !blocks_only.is_empty() {
+    if !blocks_only.is_empty() && !args.json {
         out!(
             "{} more tables had their blocks checked but not their values, as a table their moves lead into is not here (a compact set leaves it out): {}{}",
             blocks_only.len(),
@@ -170,12 +194,32 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         let classes = morris::solve::ultra::check::verify_dir(&args.db, rules, &bars);
         bars.finish();
         let classes = classes?;
-        for m in &classes.examples {
-            out!("CLASS MISMATCH {} slot {}: stored class {} depth {}, one ply up gives class {} depth {}", m.sector, m.slot, m.stored.0, m.stored.1, m.expected.0, m.expected.1);
-        }
         let secs = start.elapsed().as_secs_f64();
-        out!("verified the draw classes of {} drawn positions in {:.1} s: {} mismatches", classes.checked, secs, classes.mismatches);
+        if args.json {
+            let examples: Vec<serde_json::Value> = classes
+                .examples
+                .iter()
+                .map(|m| serde_json::json!({"sector": m.sector.to_string(), "slot": m.slot, "stored": {"class": m.stored.0, "depth": m.stored.1}, "expected": {"class": m.expected.0, "depth": m.expected.1}}))
+                .collect();
+            report["classes"] = serde_json::json!({"positions": classes.checked, "seconds": secs, "mismatches": classes.mismatches, "examples": examples});
+        } else {
+            for m in &classes.examples {
+                out!(
+                    "CLASS MISMATCH {} slot {}: stored class {} depth {}, one ply up gives class {} depth {}",
+                    m.sector,
+                    m.slot,
+                    m.stored.0,
+                    m.stored.1,
+                    m.expected.0,
+                    m.expected.1
+                );
+            }
+            out!("verified the draw classes of {} drawn positions in {:.1} s: {} mismatches", classes.checked, secs, classes.mismatches);
+        }
         class_mismatches = classes.mismatches;
+    }
+    if args.json {
+        out!("{report}");
     }
     Ok(if mismatch_count > 0 || class_mismatches > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
@@ -194,13 +238,21 @@ fn record<'a, V: Grade>(journal: &'a mut Option<Journal>, ids: &'a std::collecti
     }
 }
 
-/// Prints the disagreements a check found, once its progress bars are gone; returns
-/// the positions checked and the disagreements counted.
-fn mismatches<V: Grade>(outcome: Result<Outcome<V>, TableError>, bars: &Bars) -> anyhow::Result<(u64, u64)> {
+/// Prints the disagreements a check found, once its progress bars are gone (or, for
+/// `json`, returns them as objects); returns the positions checked and the
+/// disagreements counted.
+fn mismatches<V: Grade>(outcome: Result<Outcome<V>, TableError>, bars: &Bars, json: bool) -> anyhow::Result<(u64, u64, Vec<serde_json::Value>)> {
     bars.finish();
     let outcome = outcome?;
+    let mut examples = Vec::new();
     for m in &outcome.mismatches {
-        out!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sector, m.slot, m.position, m.stored, m.expected);
+        if json {
+            examples.push(
+                serde_json::json!({"sector": m.sector.to_string(), "slot": m.slot, "position": m.position, "stored": m.stored.to_string(), "expected": m.expected.to_string()}),
+            );
+        } else {
+            out!("MISMATCH {} slot {}: {} stored {}, successors give {}", m.sector, m.slot, m.position, m.stored, m.expected);
+        }
     }
-    Ok((outcome.checked, outcome.mismatch_count))
+    Ok((outcome.checked, outcome.mismatch_count, examples))
 }
