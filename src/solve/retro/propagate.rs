@@ -6,7 +6,15 @@
 //! parent of a lost child a win and counts down a parent's undecided children (see
 //! `values.rs`); the class pass does the same with the levels of its draw classes
 //! (`ultra/classes.rs`). Every value a level sets is deeper than the level, so each
-//! list is final when its level takes it.
+//! list is final when its level takes it, and the order of one level's updates
+//! changes nothing.
+//!
+//! That order is chosen for the memory: a big table's parents lie anywhere in it, and
+//! an update as each is found waits on a cache miss, behind a locked instruction that
+//! lets no other miss overlap it. So a batch of listed positions first has all its
+//! parents found (the arithmetic), recorded in buckets of nearby slots, and then each
+//! bucket's updates run on one thread, inside a stretch of the tables that the cache
+//! holds, with no other thread touching it: plain loads and stores, no lock.
 
 use super::distinct::distinct;
 use super::frontier::Frontier;
@@ -17,10 +25,18 @@ use crate::rules::movegen::for_each_unmove_with;
 use crate::solve::progress::Progress;
 use rayon::prelude::*;
 
-/// Listed slots per task.
+/// Listed slots per task while parents are found.
 const CHUNK: usize = 1 << 12;
+/// Listed slots whose parents are gathered before any is updated: with about 6 to 10
+/// distinct parents a position, some 30 MB of records.
+const BATCH: usize = 1 << 20;
 /// More than the most unmoves a position has.
 const MAX_PARENTS: usize = 256;
+/// A bucket holds the updates of 2^BUCKET_BITS consecutive parent slots: a byte a
+/// slot of each table an update touches stays within the 1 MiB of a core's L2.
+const BUCKET_BITS: u32 = 17;
+/// An update record: the parent's slot, and at [`TAG`] what the child tells it.
+const TAG: u32 = 1 << 31;
 
 /// What decided children do to their parents, for one kind of value.
 pub(crate) trait Propagation: Sync {
@@ -38,12 +54,20 @@ pub(crate) trait Edge: Sync {
     /// Whether the child at `slot`, listed at this level, is still decided at it (a
     /// tentative win can have been bettered since it was listed).
     fn listed(&self, slot: u32) -> bool;
+    /// What an update of a parent needs to know of the child at `slot`, read once for
+    /// all its parents.
+    #[inline(always)]
+    fn tag(&self, _slot: u32) -> bool {
+        false
+    }
     /// Asks for the parent's tables at `slot` before [`Edge::update`] reads them.
     #[inline(always)]
-    fn prefetch(&self, _slot: u64) {}
-    /// Tells the distinct parents of the child at `slot` that it is decided, and adds
-    /// `(depth, slot)` of every parent this decides to `decided`.
-    fn update(&self, slot: u32, parents: &[u64], decided: &mut Vec<(u16, u32)>);
+    fn prefetch(&self, _slot: u32) {}
+    /// Tells the parent at `slot` that a child, with `tag`, is decided, and adds
+    /// `(depth, slot)` to `decided` if this decides the parent. No other thread updates
+    /// this parent meanwhile, or reads what an update writes: an update may load and
+    /// store where it would otherwise need an atomic read-modify-write.
+    fn update(&self, tag: bool, slot: u32, decided: &mut Vec<(u16, u32)>);
 }
 
 /// Runs `pass` over the unit of `members` until no list of `frontier` holds a slot.
@@ -66,43 +90,133 @@ pub(crate) fn propagate<P: Propagation>(game: &Game, members: &[Member], frontie
             let Some(parent_at) = child.target else { continue };
             let parent = &members[parent_at];
             debug_assert_eq!(parent.target, Some(j), "a unit's members mirror each other");
-            // The parent's side to move is this sector's opponent, with its hand.
-            let parent_hand = child.sector.oh;
+            assert!(parent.index.len() <= TAG as u64, "{}: more slots than an update record holds", parent.sector);
             let edge = pass.edge(d, j, parent_at);
-            let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
-            list.par_chunks(CHUNK).for_each(|slots| {
-                crate::cpu::fast!({
-                    let mut preds = [0u64; MAX_PARENTS];
-                    let mut decided: Vec<(u16, u32)> = Vec::new();
-                    for &i in slots {
-                        if !edge.listed(i) {
-                            continue;
-                        }
-                        let (mover, opp) = child.index.unindex(i as u64);
-                        let mut k = 0;
-                        // Parents keep this position's mover as their opponent.
-                        let prep = parent.index.prepare(mover, false);
-                        for_each_unmove_with(
-                            game,
-                            mover,
-                            opp,
-                            parent_hand,
-                            #[inline(always)]
-                            |pm, po| {
-                                let p = parent.index.index_with(&prep, pm, po);
-                                edge.prefetch(p);
-                                preds[k] = p;
-                                k += 1;
-                            },
-                        );
-                        // Parents share this position's mover set; only its symmetries can merge them.
-                        let k = distinct(mover_orbits, mover, &mut preds[..k]);
-                        edge.update(i, &preds[..k], &mut decided);
-                    }
-                    frontier.flush(parent_at, &mut decided);
-                    progress.advance(slots.len() as u64);
-                })
-            });
+            let batch_len = std::env::var("MORRIS_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(BATCH);
+            for batch in list.chunks(batch_len) {
+                let records = parents_of(game, child, parent, &edge, batch);
+                let (flat, starts) = bucketed(records, parent.index.len());
+                apply(&edge, &flat, &starts, frontier, parent_at);
+                progress.advance(batch.len() as u64);
+            }
         }
     }
+}
+
+/// The update records of the listed children `slots` of member `child`: each distinct
+/// parent's slot in member `parent`, tagged as the edge tags the child. One vector a
+/// task.
+fn parents_of<E: Edge>(game: &Game, child: &Member, parent: &Member, edge: &E, slots: &[u32]) -> Vec<Vec<u32>> {
+    // The parent's side to move is this sector's opponent, with its hand.
+    let parent_hand = child.sector.oh;
+    let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
+    slots
+        .par_chunks(CHUNK)
+        .map(|slots| {
+            crate::cpu::fast!({
+                let mut preds = [0u64; MAX_PARENTS];
+                let mut out: Vec<u32> = Vec::with_capacity(slots.len() * 8);
+                for &i in slots {
+                    if !edge.listed(i) {
+                        continue;
+                    }
+                    let (mover, opp) = child.index.unindex(i as u64);
+                    let mut k = 0;
+                    // Parents keep this position's mover as their opponent.
+                    let prep = parent.index.prepare(mover, false);
+                    for_each_unmove_with(
+                        game,
+                        mover,
+                        opp,
+                        parent_hand,
+                        #[inline(always)]
+                        |pm, po| {
+                            preds[k] = parent.index.index_with(&prep, pm, po);
+                            k += 1;
+                        },
+                    );
+                    // Parents share this position's mover set; only its symmetries can merge them.
+                    let k = distinct(mover_orbits, mover, &mut preds[..k]);
+                    let tag = if edge.tag(i) { TAG } else { 0 };
+                    out.extend(preds[..k].iter().map(|&p| p as u32 | tag));
+                }
+                out
+            })
+        })
+        .collect()
+}
+
+/// The records of every task, in one vector ordered by bucket (a counting sort on the
+/// bucket, each task scattering its own), and where each bucket starts in it (one
+/// more than the buckets: the last is the end).
+fn bucketed(parts: Vec<Vec<u32>>, slots: u64) -> (Vec<u32>, Vec<usize>) {
+    let buckets = (slots >> BUCKET_BITS) as usize + 1;
+    let bucket = |r: u32| ((r & !TAG) >> BUCKET_BITS) as usize;
+    let counts: Vec<Vec<u32>> = parts
+        .par_iter()
+        .map(|part| {
+            let mut c = vec![0u32; buckets];
+            for &r in part {
+                c[bucket(r)] += 1;
+            }
+            c
+        })
+        .collect();
+    // Each task's first place in each bucket, and each bucket's start.
+    let mut starts = Vec::with_capacity(buckets + 1);
+    let mut at = vec![vec![0usize; buckets]; parts.len()];
+    let mut total = 0usize;
+    for b in 0..buckets {
+        starts.push(total);
+        for (t, c) in counts.iter().enumerate() {
+            at[t][b] = total;
+            total += c[b] as usize;
+        }
+    }
+    starts.push(total);
+    let mut flat: Vec<u32> = Vec::with_capacity(total);
+    let out = Shared(flat.spare_capacity_mut().as_mut_ptr() as *mut u32);
+    parts.into_par_iter().zip(at).for_each(|(part, mut at)| {
+        let out = &out;
+        for r in part {
+            let b = bucket(r);
+            // SAFETY: the places of each task and bucket are disjoint ranges of `flat`'s
+            // capacity, counted above, so each is written once, by this task alone.
+            unsafe { out.0.add(at[b]).write(r) };
+            at[b] += 1;
+        }
+    });
+    // SAFETY: every place below `total` was written above.
+    unsafe { flat.set_len(total) };
+    (flat, starts)
+}
+
+/// The start of `bucketed`'s output, which its tasks write at places of their own.
+struct Shared(*mut u32);
+// SAFETY: the tasks write disjoint places (see `bucketed`).
+unsafe impl Sync for Shared {}
+
+/// Buckets a task applies at most: fewer where a table has few, so that threads balance.
+const BUCKETS_PER_TASK: usize = 64;
+/// Records ahead of the one updated whose parent's tables are asked for.
+const AHEAD: usize = 16;
+
+/// Applies the records, a bucket on one thread, and lists what they decide.
+fn apply<E: Edge>(edge: &E, flat: &[u32], starts: &[usize], frontier: &Frontier, parent_at: usize) {
+    let buckets = starts.len() - 1;
+    let per = (buckets / (4 * rayon::current_num_threads())).clamp(1, BUCKETS_PER_TASK);
+    (0..buckets.div_ceil(per)).into_par_iter().for_each(|t| {
+        crate::cpu::fast!({
+            let (from, to) = (starts[t * per], starts[((t + 1) * per).min(buckets)]);
+            let records = &flat[from..to];
+            let mut decided: Vec<(u16, u32)> = Vec::new();
+            for (k, &r) in records.iter().enumerate() {
+                if let Some(&next) = records.get(k + AHEAD) {
+                    edge.prefetch(next & !TAG);
+                }
+                edge.update(r & TAG != 0, r & !TAG, &mut decided);
+            }
+            frontier.flush(parent_at, &mut decided);
+        })
+    });
 }

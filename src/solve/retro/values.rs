@@ -70,7 +70,7 @@ impl Edge for Level<'_> {
     }
 
     #[inline(always)]
-    fn prefetch(&self, slot: u64) {
+    fn prefetch(&self, slot: u32) {
         // A prefetch never faults: no bounds check. A win level reads the parent's value
         // alone, a counting level its counter (and its value only at the last child).
         match self.update {
@@ -79,58 +79,49 @@ impl Edge for Level<'_> {
         }
     }
 
+    /// No other thread touches this parent meanwhile (see [`Edge::update`]): a load and a
+    /// store where an atomic update would lock.
     #[inline(always)]
-    fn update(&self, _slot: u32, parents: &[u64], decided: &mut Vec<(u16, u32)>) {
+    fn update(&self, _tag: bool, p: u32, decided: &mut Vec<(u16, u32)>) {
         let (d, parent) = (self.depth, self.parent);
         match self.update {
             Update::DeepWin => {
                 // Every update of this level sets the same deep win, under the lock of
                 // the parent's shard, so the byte and its depth agree.
-                for &p in parents {
-                    let p = p as u32;
-                    let slot = &parent.value[p as usize];
-                    let mut depths = parent.deep.shard(p);
-                    let cur = slot.load(Relaxed);
-                    let better = cur == DRAW || (cur == DEEP_WIN && depths.get(&p).is_some_and(|&w| w > d + 1));
-                    if better {
-                        slot.store(DEEP_WIN, Relaxed);
-                        depths.insert(p, d + 1);
-                        decided.push((d + 1, p));
-                    }
+                let slot = &parent.value[p as usize];
+                let mut depths = parent.deep.shard(p);
+                let cur = slot.load(Relaxed);
+                let better = cur == DRAW || (cur == DEEP_WIN && depths.get(&p).is_some_and(|&w| w > d + 1));
+                if better {
+                    slot.store(DEEP_WIN, Relaxed);
+                    depths.insert(p, d + 1);
+                    decided.push((d + 1, p));
                 }
             }
             Update::Win(win) => {
-                for &p in parents {
-                    let slot = &parent.value[p as usize];
-                    let mut cur = slot.load(Relaxed);
-                    while cur == DRAW || (cur < 128 && cur > win) {
-                        match slot.compare_exchange_weak(cur, win, Relaxed, Relaxed) {
-                            Ok(_) => {
-                                decided.push((d + 1, p as u32));
-                                break;
-                            }
-                            Err(now) => cur = now,
-                        }
-                    }
+                let slot = &parent.value[p as usize];
+                let cur = slot.load(Relaxed);
+                if cur == DRAW || (cur < 128 && cur > win) {
+                    slot.store(win, Relaxed);
+                    decided.push((d + 1, p));
                 }
             }
             Update::Count => {
-                for &p in parents {
-                    let p = p as usize;
-                    if parent.counter[p].fetch_sub(1, Relaxed) == 1 {
-                        let cap = parent.cap_max[p];
-                        if cap != NEVER_LOSES && parent.value[p].load(Relaxed) == DRAW {
-                            let cap = if cap == CAP_DEEP { parent.cap_deep.get(p as u32).expect("a deep capture win has its depth") } else { cap as u16 };
-                            let depth = d.max(cap) + 1;
-                            let (byte, is_deep) = self.limits.byte(Value::Loss(depth));
-                            if is_deep {
-                                // Set before the byte: a reader of the byte finds it.
-                                parent.deep.set(p as u32, depth);
-                            }
-                            if parent.value[p].compare_exchange(DRAW, byte, Relaxed, Relaxed).is_ok() {
-                                decided.push((depth, p as u32));
-                            }
+                let p = p as usize;
+                let left = parent.counter[p].load(Relaxed);
+                parent.counter[p].store(left.wrapping_sub(1), Relaxed);
+                if left == 1 {
+                    let cap = parent.cap_max[p];
+                    if cap != NEVER_LOSES && parent.value[p].load(Relaxed) == DRAW {
+                        let cap = if cap == CAP_DEEP { parent.cap_deep.get(p as u32).expect("a deep capture win has its depth") } else { cap as u16 };
+                        let depth = d.max(cap) + 1;
+                        let (byte, is_deep) = self.limits.byte(Value::Loss(depth));
+                        if is_deep {
+                            // Set before the byte: a reader of the byte finds it.
+                            parent.deep.set(p as u32, depth);
                         }
+                        parent.value[p].store(byte, Relaxed);
+                        decided.push((depth, p as u32));
                     }
                 }
             }

@@ -272,33 +272,36 @@ impl Edge for Level<'_> {
         true
     }
 
+    /// Whether the child loses the level (else it has won it).
     #[inline(always)]
-    fn update(&self, slot: u32, parents: &[u64], decided: &mut Vec<(u16, u32)>) {
+    fn tag(&self, slot: u32) -> bool {
+        self.child.delta[slot as usize].load(Relaxed) == -self.level
+    }
+
+    #[inline(always)]
+    fn update(&self, loses: bool, p: u32, decided: &mut Vec<(u16, u32)>) {
         let (parent, level, d) = (self.parent, self.level, self.depth);
-        let cd = self.child.delta[slot as usize].load(Relaxed);
-        for &p in parents {
-            let p = p as usize;
-            if parent.values[p] != DRAW {
-                continue;
+        let p = p as usize;
+        if parent.values[p] != DRAW {
+            return;
+        }
+        if loses {
+            // The child loses the level: the parent wins it, first come fastest.
+            if parent.delta[p].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok() {
+                parent.depth[p].store(d + 1, Relaxed);
+                decided.push((d + 1, p as u32));
             }
-            if cd == -level {
-                // The child loses the level: the parent wins it, first come fastest.
-                if parent.delta[p].compare_exchange(OPEN, level, Relaxed, Relaxed).is_ok() {
+        } else if parent.counter[p].fetch_sub(1, Relaxed) == 1 && parent.delta[p].load(Relaxed) == OPEN {
+            // The last drawn child has won a level: the parent loses
+            // this one if no exit saves it, else a lower one (or none).
+            let e = parent.exit[p];
+            if e == NO_EXIT || e <= -level {
+                if parent.delta[p].compare_exchange(OPEN, -level, Relaxed, Relaxed).is_ok() {
                     parent.depth[p].store(d + 1, Relaxed);
                     decided.push((d + 1, p as u32));
                 }
-            } else if parent.counter[p].fetch_sub(1, Relaxed) == 1 && parent.delta[p].load(Relaxed) == OPEN {
-                // The last drawn child has won a level: the parent loses
-                // this one if no exit saves it, else a lower one (or none).
-                let e = parent.exit[p];
-                if e == NO_EXIT || e <= -level {
-                    if parent.delta[p].compare_exchange(OPEN, -level, Relaxed, Relaxed).is_ok() {
-                        parent.depth[p].store(d + 1, Relaxed);
-                        decided.push((d + 1, p as u32));
-                    }
-                } else if e < 0 {
-                    self.later.lock().unwrap().push((-e, self.parent_at, p as u32));
-                }
+            } else if e < 0 {
+                self.later.lock().unwrap().push((-e, self.parent_at, p as u32));
             }
         }
     }
