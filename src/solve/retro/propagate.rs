@@ -27,9 +27,12 @@ use rayon::prelude::*;
 
 /// Listed slots per task while parents are found.
 const CHUNK: usize = 1 << 12;
-/// Listed slots whose parents are gathered before any is updated: with about 6 to 10
-/// distinct parents a position, some 30 MB of records.
-const BATCH: usize = 1 << 20;
+/// Tasks a batch gives each thread: listed slots whose parents are gathered before any
+/// is updated, enough to balance the threads and few enough that the records (up to 60
+/// a slot of a flying side) take a few MB. Batches of 4,096 to 2^20 slots measured
+/// alike: what counts is that the updates run without a lock, not that the records
+/// of a batch fall close together.
+const TASKS_PER_THREAD: usize = 4;
 /// More than the most unmoves a position has.
 const MAX_PARENTS: usize = 256;
 /// A bucket holds the updates of 2^BUCKET_BITS consecutive parent slots: a byte a
@@ -83,6 +86,9 @@ pub(crate) fn propagate<P: Propagation>(game: &Game, members: &[Member], frontie
             continue;
         }
         progress.begin(&format!("{name}: depth {d}"), count as u64);
+        // Kept from batch to batch: buffers allocated anew by each thread would leave
+        // the allocator's per-thread arenas fragmented (10 to 20 % more peak memory).
+        let mut buffers = Buffers::default();
         for (j, list) in lists.iter().enumerate() {
             let child = &members[j];
             // Parents reach this member by a move without removal: they are the member
@@ -92,93 +98,109 @@ pub(crate) fn propagate<P: Propagation>(game: &Game, members: &[Member], frontie
             debug_assert_eq!(parent.target, Some(j), "a unit's members mirror each other");
             assert!(parent.index.len() <= TAG as u64, "{}: more slots than an update record holds", parent.sector);
             let edge = pass.edge(d, j, parent_at);
-            let batch_len = std::env::var("MORRIS_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(BATCH);
-            for batch in list.chunks(batch_len) {
-                let records = parents_of(game, child, parent, &edge, batch);
-                let (flat, starts) = bucketed(records, parent.index.len());
-                apply(&edge, &flat, &starts, frontier, parent_at);
+            for batch in list.chunks(CHUNK * TASKS_PER_THREAD * rayon::current_num_threads()) {
+                parents_of(game, child, parent, &edge, batch, &mut buffers.parts);
+                bucketed(&mut buffers, parent.index.len());
+                apply(&edge, &mut buffers, frontier, parent_at);
                 progress.advance(batch.len() as u64);
             }
         }
     }
 }
 
-/// The update records of the listed children `slots` of member `child`: each distinct
-/// parent's slot in member `parent`, tagged as the edge tags the child. One vector a
-/// task.
-fn parents_of<E: Edge>(game: &Game, child: &Member, parent: &Member, edge: &E, slots: &[u32]) -> Vec<Vec<u32>> {
+/// What a batch's stages hand each other, kept from batch to batch.
+#[derive(Default)]
+struct Buffers {
+    /// The records each task of [`parents_of`] found.
+    parts: Vec<Vec<u32>>,
+    /// Every record, by bucket, and where each bucket starts (one more than the
+    /// buckets: the last is the end).
+    flat: Vec<u32>,
+    starts: Vec<usize>,
+    /// Each task's count, then its next place, in each bucket.
+    at: Vec<Vec<usize>>,
+    /// What each task of [`apply`] decides.
+    decided: Vec<Vec<(u16, u32)>>,
+}
+
+/// The update records of the listed children `slots` of member `child` into `parts`,
+/// one vector a task: each distinct parent's slot in member `parent`, tagged as the
+/// edge tags the child.
+fn parents_of<E: Edge>(game: &Game, child: &Member, parent: &Member, edge: &E, slots: &[u32], parts: &mut Vec<Vec<u32>>) {
     // The parent's side to move is this sector's opponent, with its hand.
     let parent_hand = child.sector.oh;
     let mover_orbits = SetOrbits::get(game.rules().board(), child.index.sub.s as usize);
-    slots
-        .par_chunks(CHUNK)
-        .map(|slots| {
-            crate::cpu::fast!({
-                let mut preds = [0u64; MAX_PARENTS];
-                let mut out: Vec<u32> = Vec::with_capacity(slots.len() * 8);
-                for &i in slots {
-                    if !edge.listed(i) {
-                        continue;
-                    }
-                    let (mover, opp) = child.index.unindex(i as u64);
-                    let mut k = 0;
-                    // Parents keep this position's mover as their opponent.
-                    let prep = parent.index.prepare(mover, false);
-                    for_each_unmove_with(
-                        game,
-                        mover,
-                        opp,
-                        parent_hand,
-                        #[inline(always)]
-                        |pm, po| {
-                            preds[k] = parent.index.index_with(&prep, pm, po);
-                            k += 1;
-                        },
-                    );
-                    // Parents share this position's mover set; only its symmetries can merge them.
-                    let k = distinct(mover_orbits, mover, &mut preds[..k]);
-                    let tag = if edge.tag(i) { TAG } else { 0 };
-                    out.extend(preds[..k].iter().map(|&p| p as u32 | tag));
+    let tasks = slots.len().div_ceil(CHUNK);
+    if parts.len() < tasks {
+        parts.resize_with(tasks, Vec::new);
+    }
+    parts.iter_mut().skip(tasks).for_each(Vec::clear);
+    slots.par_chunks(CHUNK).zip(parts.par_iter_mut()).for_each(|(slots, out)| {
+        out.clear();
+        crate::cpu::fast!({
+            let mut preds = [0u64; MAX_PARENTS];
+            for &i in slots {
+                if !edge.listed(i) {
+                    continue;
                 }
-                out
-            })
+                let (mover, opp) = child.index.unindex(i as u64);
+                let mut k = 0;
+                // Parents keep this position's mover as their opponent.
+                let prep = parent.index.prepare(mover, false);
+                for_each_unmove_with(
+                    game,
+                    mover,
+                    opp,
+                    parent_hand,
+                    #[inline(always)]
+                    |pm, po| {
+                        preds[k] = parent.index.index_with(&prep, pm, po);
+                        k += 1;
+                    },
+                );
+                // Parents share this position's mover set; only its symmetries can merge them.
+                let k = distinct(mover_orbits, mover, &mut preds[..k]);
+                let tag = if edge.tag(i) { TAG } else { 0 };
+                out.extend(preds[..k].iter().map(|&p| p as u32 | tag));
+            }
         })
-        .collect()
+    });
 }
 
-/// The records of every task, in one vector ordered by bucket (a counting sort on the
-/// bucket, each task scattering its own), and where each bucket starts in it (one
-/// more than the buckets: the last is the end).
-fn bucketed(parts: Vec<Vec<u32>>, slots: u64) -> (Vec<u32>, Vec<usize>) {
+/// The records of every task, into one vector ordered by bucket (a counting sort on
+/// the bucket, each task scattering its own), and where each bucket starts in it.
+fn bucketed(buf: &mut Buffers, slots: u64) {
     let buckets = (slots >> BUCKET_BITS) as usize + 1;
     let bucket = |r: u32| ((r & !TAG) >> BUCKET_BITS) as usize;
-    let counts: Vec<Vec<u32>> = parts
-        .par_iter()
-        .map(|part| {
-            let mut c = vec![0u32; buckets];
-            for &r in part {
-                c[bucket(r)] += 1;
-            }
-            c
-        })
-        .collect();
+    let Buffers { parts, flat, starts, at, .. } = buf;
+    if at.len() < parts.len() {
+        at.resize_with(parts.len(), Vec::new);
+    }
+    parts.par_iter().zip(at.par_iter_mut()).for_each(|(part, c)| {
+        c.clear();
+        c.resize(buckets, 0);
+        for &r in part {
+            c[bucket(r)] += 1;
+        }
+    });
     // Each task's first place in each bucket, and each bucket's start.
-    let mut starts = Vec::with_capacity(buckets + 1);
-    let mut at = vec![vec![0usize; buckets]; parts.len()];
+    starts.clear();
     let mut total = 0usize;
     for b in 0..buckets {
         starts.push(total);
-        for (t, c) in counts.iter().enumerate() {
-            at[t][b] = total;
-            total += c[b] as usize;
+        for c in at.iter_mut().take(parts.len()) {
+            let n = c[b];
+            c[b] = total;
+            total += n;
         }
     }
     starts.push(total);
-    let mut flat: Vec<u32> = Vec::with_capacity(total);
+    flat.clear();
+    flat.reserve(total);
     let out = Shared(flat.spare_capacity_mut().as_mut_ptr() as *mut u32);
-    parts.into_par_iter().zip(at).for_each(|(part, mut at)| {
+    parts.par_iter().zip(at.par_iter_mut()).for_each(|(part, at)| {
         let out = &out;
-        for r in part {
+        for &r in part {
             let b = bucket(r);
             // SAFETY: the places of each task and bucket are disjoint ranges of `flat`'s
             // capacity, counted above, so each is written once, by this task alone.
@@ -188,7 +210,6 @@ fn bucketed(parts: Vec<Vec<u32>>, slots: u64) -> (Vec<u32>, Vec<usize>) {
     });
     // SAFETY: every place below `total` was written above.
     unsafe { flat.set_len(total) };
-    (flat, starts)
 }
 
 /// The start of `bucketed`'s output, which its tasks write at places of their own.
@@ -202,21 +223,26 @@ const BUCKETS_PER_TASK: usize = 64;
 const AHEAD: usize = 16;
 
 /// Applies the records, a bucket on one thread, and lists what they decide.
-fn apply<E: Edge>(edge: &E, flat: &[u32], starts: &[usize], frontier: &Frontier, parent_at: usize) {
+fn apply<E: Edge>(edge: &E, buf: &mut Buffers, frontier: &Frontier, parent_at: usize) {
+    let Buffers { flat, starts, decided, .. } = buf;
     let buckets = starts.len() - 1;
     let per = (buckets / (4 * rayon::current_num_threads())).clamp(1, BUCKETS_PER_TASK);
-    (0..buckets.div_ceil(per)).into_par_iter().for_each(|t| {
+    let tasks = buckets.div_ceil(per);
+    if decided.len() < tasks {
+        decided.resize_with(tasks, Vec::new);
+    }
+    let (flat, starts) = (&*flat, &*starts);
+    decided.par_iter_mut().take(tasks).enumerate().for_each(|(t, decided)| {
         crate::cpu::fast!({
             let (from, to) = (starts[t * per], starts[((t + 1) * per).min(buckets)]);
             let records = &flat[from..to];
-            let mut decided: Vec<(u16, u32)> = Vec::new();
             for (k, &r) in records.iter().enumerate() {
                 if let Some(&next) = records.get(k + AHEAD) {
                     edge.prefetch(next & !TAG);
                 }
-                edge.update(r & TAG != 0, r & !TAG, &mut decided);
+                edge.update(r & TAG != 0, r & !TAG, decided);
             }
-            frontier.flush(parent_at, &mut decided);
+            frontier.flush(parent_at, decided);
         })
     });
 }
