@@ -10,11 +10,11 @@
 //! changes nothing.
 //!
 //! That order is chosen for the memory: a big table's parents lie anywhere in it, and
-//! an update as each is found waits on a cache miss, behind a locked instruction that
-//! lets no other miss overlap it. So a batch of listed positions first has all its
-//! parents found (the arithmetic), recorded in buckets of nearby slots, and then each
-//! bucket's updates run on one thread, inside a stretch of the tables that the cache
-//! holds, with no other thread touching it: plain loads and stores, no lock.
+//! an update by an atomic read-modify-write is a locked instruction, which lets no
+//! other cache miss overlap its own (it was the solve's hottest line). So a batch of
+//! listed positions first has all its parents found (the arithmetic), recorded by
+//! buckets of parent slots, and then each bucket's updates run on one thread, which
+//! no other thread's touch: plain loads and stores, prefetched a few records ahead.
 
 use super::distinct::distinct;
 use super::frontier::Frontier;
