@@ -79,7 +79,23 @@ pub fn summary_line(r: &Report) -> String {
     )
 }
 
+/// Fewer malloc arenas for a solve: glibc gives each thread that allocates an arena of
+/// its own, and what the solver's threads free there is not given back, which cost the
+/// propagation's buffers 8 to 11 % more peak memory (`solve --max-stones 11`: 650 to
+/// 672 MB against 604 to 615 MB; with two arenas 606 MB, the time unchanged). The hot
+/// loops allocate seldom (their buffers are kept), so threads sharing arenas do not
+/// wait on each other. The library leaves the process's allocator alone: this is the
+/// command line's choice.
+fn limit_malloc_arenas() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets a tunable of glibc's allocator; any value is valid.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 2);
+    }
+}
+
 pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
+    limit_malloc_arenas();
     if let Some(id) = &args.unit {
         return run_unit(&args, id, rules);
     }

@@ -32,7 +32,7 @@ const CHUNK: usize = 1 << 12;
 /// a slot of a flying side) take a few MB. Batches of 4,096 to 2^20 slots measured
 /// alike: what counts is that the updates run without a lock, not that the records
 /// of a batch fall close together.
-const TASKS_PER_THREAD: usize = 4;
+const TASKS_PER_THREAD: usize = 2;
 /// More than the most unmoves a position has.
 const MAX_PARENTS: usize = 256;
 /// A bucket holds the updates of 2^BUCKET_BITS consecutive parent slots: a byte a
@@ -63,6 +63,9 @@ pub(crate) trait Edge: Sync {
     fn tag(&self, _slot: u32) -> bool {
         false
     }
+    /// Asks for what [`Edge::listed`] and [`Edge::tag`] read of the child at `slot`.
+    #[inline(always)]
+    fn prefetch_listed(&self, _slot: u32) {}
     /// Asks for the parent's tables at `slot` before [`Edge::update`] reads them.
     #[inline(always)]
     fn prefetch(&self, _slot: u32) {}
@@ -139,7 +142,10 @@ fn parents_of<E: Edge>(game: &Game, child: &Member, parent: &Member, edge: &E, s
         out.clear();
         crate::cpu::fast!({
             let mut preds = [0u64; MAX_PARENTS];
-            for &i in slots {
+            for (k, &i) in slots.iter().enumerate() {
+                if let Some(&next) = slots.get(k + AHEAD) {
+                    edge.prefetch_listed(next);
+                }
                 if !edge.listed(i) {
                     continue;
                 }

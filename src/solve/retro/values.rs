@@ -70,6 +70,11 @@ impl Edge for Level<'_> {
     }
 
     #[inline(always)]
+    fn prefetch_listed(&self, slot: u32) {
+        prefetch(self.child.value.as_ptr().wrapping_add(slot as usize));
+    }
+
+    #[inline(always)]
     fn prefetch(&self, slot: u32) {
         // A prefetch never faults: no bounds check. A win level reads the parent's value
         // alone, a counting level its counter (and its value only at the last child).

@@ -272,6 +272,11 @@ impl Edge for Level<'_> {
         true
     }
 
+    #[inline(always)]
+    fn prefetch_listed(&self, slot: u32) {
+        crate::cpu::prefetch(self.child.delta.as_ptr().wrapping_add(slot as usize));
+    }
+
     /// Whether the child loses the level (else it has won it).
     #[inline(always)]
     fn tag(&self, slot: u32) -> bool {
