@@ -119,21 +119,25 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     // then every table is checked by results.
     let results_only = results_only(&tb, &subs)?;
     let mut journal = args.journal.as_deref().map(Journal::open).transpose()?;
-    let (mut todo, mut before, mut before_positions, mut before_secs, mut before_cpu) = (Vec::new(), 0usize, 0u64, 0f64, 0f64);
+    // The tables to check, with their identities, and what the journal says of those
+    // it skips.
+    let (mut todo, mut skipped): (Vec<(Sector, u64)>, Vec<Record>) = (Vec::new(), Vec::new());
     for &s in &subs {
         match &journal {
             Some(j) => {
                 let id = Journal::identity(&tb, s)?;
                 match j.verified(s, id) {
-                    Some(r) => {
-                        (before, before_positions, before_secs, before_cpu) = (before + 1, before_positions + r.positions, before_secs + r.seconds, before_cpu + r.cpu_seconds)
-                    }
+                    Some(r) => skipped.push(r),
                     None => todo.push((s, id)),
                 }
             }
             None => todo.push((s, 0)),
         }
     }
+    let before = skipped.len();
+    let before_positions: u64 = skipped.iter().map(|r| r.positions).sum();
+    let before_secs: f64 = skipped.iter().map(|r| r.seconds).sum();
+    let before_cpu: f64 = skipped.iter().map(|r| r.cpu_seconds).sum();
     let ids: std::collections::HashMap<Sector, u64> = todo.iter().copied().collect();
     let todo: Vec<Sector> = todo.into_iter().map(|(s, _)| s).collect();
     let bars = Bars::new(false);
@@ -229,8 +233,9 @@ fn record<'a, V: Grade>(journal: &'a mut Option<Journal>, ids: &'a std::collecti
     // Each table's time runs from the end of the one before: its tables' reading too.
     let (mut last, mut last_cpu) = (Instant::now(), Journal::cpu_seconds());
     move |s, outcome| {
-        let seconds = std::mem::replace(&mut last, Instant::now()).elapsed().as_secs_f64();
-        let cpu_seconds = Journal::cpu_seconds() - std::mem::replace(&mut last_cpu, Journal::cpu_seconds());
+        let (now, now_cpu) = (Instant::now(), Journal::cpu_seconds());
+        let seconds = now.duration_since(std::mem::replace(&mut last, now)).as_secs_f64();
+        let cpu_seconds = now_cpu - std::mem::replace(&mut last_cpu, now_cpu);
         match journal {
             Some(j) if outcome.mismatch_count == 0 => j.record(s, ids[&s], Record { positions: outcome.checked, seconds, cpu_seconds }),
             _ => Ok(()),
