@@ -177,6 +177,7 @@ fn verify_resumes_from_its_journal() {
     let out = morris(&["verify", "--db", d, "--journal", j]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("verified 3 tables") && text(&out).contains("0 mismatches"), "{}", text(&out));
+    assert!(!text(&out).contains("more tables"), "a new journal has nothing to report: {}", text(&out));
     let out = morris(&["verify", "--db", d, "--journal", j]);
     assert!(out.status.success(), "{}", text(&out));
     assert!(text(&out).contains("verified 0 tables, 0 positions"), "{}", text(&out));

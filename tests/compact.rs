@@ -36,9 +36,19 @@ fn compact_sets_answer_every_probe_as_the_full_set() {
         let o = path(out);
         args.extend(["--out", &o]);
         args.extend(extra);
+        // The dry run names what it leaves out and foretells the bytes written, exactly.
+        let mut dry = args.clone();
+        dry.push("--dry-run");
+        let plan = morris(&dry);
+        assert!(plan.status.success(), "{}", String::from_utf8_lossy(&plan.stderr));
         let run = morris(&args);
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
         assert!(String::from_utf8_lossy(&run.stdout).contains("left out"));
+        let written: u64 = present(out.path()).iter().map(|x| std::fs::metadata(table_path(out.path(), *x)).unwrap().len()).sum();
+        let foretold = String::from_utf8_lossy(&plan.stderr).to_string();
+        assert!(foretold.contains(&format!(": {written} bytes would be written")), "{foretold} against {written}");
+        let named: Vec<Sector> = String::from_utf8_lossy(&plan.stdout).lines().map(|l| l.parse().unwrap()).collect();
+        assert_eq!(named, present(full.path()).into_iter().filter(|x| !present(out.path()).contains(x)).collect::<Vec<_>>());
     }
 
     let all = present(full.path());

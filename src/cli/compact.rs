@@ -34,6 +34,9 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         for s in &omitted {
             out!("{s}");
         }
+        // On standard error, so that standard output stays a list of sectors.
+        let after: u64 = tables.iter().filter(|(s, _)| !omitted.contains(s)).map(|(_, t)| t.copy_len(args.wdl)).sum();
+        eprintln!("{} tables kept, {} left out: {after} bytes would be written", tables.len() - omitted.len(), omitted.len());
         return Ok(ExitCode::SUCCESS);
     }
     let kept = tables.keys().copied().filter(|s| !omitted.contains(s));

@@ -136,8 +136,9 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     }
     let before = skipped.len();
     let before_positions: u64 = skipped.iter().map(|r| r.positions).sum();
-    let before_secs: f64 = skipped.iter().map(|r| r.seconds).sum();
-    let before_cpu: f64 = skipped.iter().map(|r| r.cpu_seconds).sum();
+    // An empty sum of floats is -0.0, which would print as "-0.0 s"; adding 0.0 makes it 0.0.
+    let before_secs: f64 = skipped.iter().map(|r| r.seconds).sum::<f64>() + 0.0;
+    let before_cpu: f64 = skipped.iter().map(|r| r.cpu_seconds).sum::<f64>() + 0.0;
     let ids: std::collections::HashMap<Sector, u64> = todo.iter().copied().collect();
     let todo: Vec<Sector> = todo.into_iter().map(|(s, _)| s).collect();
     let bars = Bars::new(false);
@@ -169,7 +170,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     if !args.json {
         out!("verified {} tables, {} positions in {:.1} s ({:.0} positions/s): {} mismatches", todo.len(), checked, secs, checked as f64 / secs.max(1e-9), mismatch_count);
     }
-    if let Some(j) = journal.as_ref().filter(|_| !args.json) {
+    if let Some(j) = journal.as_ref().filter(|_| !args.json && before > 0) {
         out!(
             "{} more tables, {} positions, verified before with the same contents in {:.1} s ({:.1} CPU seconds), as {} records",
             before,

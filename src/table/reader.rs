@@ -419,6 +419,15 @@ impl TableFile {
         }
     }
 
+    /// The bytes `copy_to(_, results_only, _)` writes, known without writing them, so
+    /// that a user learns what a compact set needs before the disk fills.
+    pub fn copy_len(&self, results_only: bool) -> u64 {
+        let results_only = results_only || self.header.results_only;
+        let (wld, depth) = self.plane_bytes();
+        let section = if results_only { 0 } else { self.state.raw.len() as u64 };
+        (HEADER_LEN + super::format::INDEX_ENTRY * self.index.len()) as u64 + wld + if results_only { 0 } else { depth } + section
+    }
+
     /// Compressed bytes of the WLD planes and of the depth planes.
     pub fn plane_bytes(&self) -> (u64, u64) {
         self.index.iter().fold((0, 0), |(w, d), e| (w + e.wld_len as u64, d + e.depth_len as u64))
