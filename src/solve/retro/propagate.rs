@@ -25,8 +25,11 @@ use crate::rules::movegen::for_each_unmove_with;
 use crate::solve::progress::Progress;
 use rayon::prelude::*;
 
-/// Listed slots per task while parents are found.
-const CHUNK: usize = 1 << 12;
+/// Listed slots per task while parents are found. A batch's records cost memory
+/// beside the unit's tables: at 2^12 a solve of s + o <= 10 peaked about 12 MB (6 %)
+/// above b8e2837, and Lasker 5-5 3 MB; at 2^11 both are back within the noise, as
+/// fast; at 2^10 the 10-stone solve took 5 to 8 % longer (more joins a level).
+const CHUNK: usize = 1 << 11;
 /// Tasks a batch gives each thread: listed slots whose parents are gathered before any
 /// is updated, enough to balance the threads and few enough that the records (up to 60
 /// a slot of a flying side) take a few MB. Batches of 4,096 to 2^20 slots measured
