@@ -95,3 +95,51 @@ fn refuses_a_directory_of_other_rules_and_a_missing_scope() {
     let out = morris(&["plan", "--db", d]);
     assert!(!out.status.success());
 }
+
+/// `scripts/log-unit-times.py` turns a solve's log into one time a unit: every table of
+/// a unit carries the unit's wall and CPU seconds, so a unit of two tables counts them
+/// once, not twice; a leg that kept a table adds nothing.
+#[test]
+fn unit_times_from_a_log_count_each_unit_once() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("python3 is not installed: scripts/log-unit-times.py not checked");
+        return;
+    }
+    let db = tempfile::tempdir().unwrap();
+    let d = db.path().to_str().unwrap();
+    let solve = morris(&["--rules", "lasker", "solve", "--db", d, "--start", "3-3"]);
+    assert!(solve.status.success(), "{}", String::from_utf8_lossy(&solve.stderr));
+    // A second leg keeps every table: its lines must not hide the first leg's times.
+    let again = morris(&["--rules", "lasker", "solve", "--db", d, "--start", "3-3"]);
+    let log = db.path().join("solve.log");
+    std::fs::write(&log, [solve.stdout.clone(), again.stdout].concat()).unwrap();
+    let p = plan(db.path(), "lasker", &["--start", "3-3"]);
+    let plan_file = db.path().join("plan.json");
+    std::fs::write(&plan_file, p.to_string()).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/log-unit-times.py");
+    let out = Command::new("python3").arg(script).arg(&plan_file).arg(&log).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Each table's line: its sector, then the unit's wall seconds (column 8) and CPU
+    // seconds (the last), as the solve printed them.
+    let mut printed = std::collections::HashMap::new();
+    for line in String::from_utf8_lossy(&solve.stdout).lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() == 11 && f[1].parse::<u64>().is_ok() {
+            printed.insert(f[0].to_string(), (f[7].parse::<f64>().unwrap(), f[10].parse::<f64>().unwrap()));
+        }
+    }
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let units = p["units"].as_array().unwrap();
+    assert_eq!(rows.len(), units.len(), "every unit timed");
+    let mut pairs = 0;
+    for (row, unit) in rows.iter().zip(units) {
+        let sectors = strings(&unit["sectors"]);
+        let (wall, cpu) = printed[&sectors[0]];
+        assert!(sectors.iter().all(|s| printed[s] == (wall, cpu)), "a unit's tables carry its time: {sectors:?}");
+        assert_eq!(row["id"], unit["id"]);
+        assert_eq!(row["seconds"].as_f64().unwrap(), wall, "{row}");
+        assert_eq!(row["cpu_seconds"].as_f64().unwrap(), cpu, "{row}");
+        pairs += (sectors.len() == 2 && wall > 0.0) as usize;
+    }
+    assert!(pairs > 0, "a unit of two tables with a measurable time is checked");
+}

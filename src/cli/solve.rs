@@ -56,7 +56,7 @@ pub struct Args {
 }
 
 pub fn header() -> String {
-    format!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9}", "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos")
+    format!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9} {:>9}", "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos", "cpu s")
 }
 
 pub fn summary_line(r: &Report) -> String {
@@ -64,8 +64,10 @@ pub fn summary_line(r: &Report) -> String {
         Some(s) => (format!("{s:.2}"), format!("{:.0}", r.slots as f64 / s.max(1e-9))),
         None => ("kept".to_string(), "-".to_string()),
     };
+    // Last, so that readers of the earlier columns read them where they were.
+    let cpu = r.cpu_seconds.map_or("-".to_string(), |c| format!("{c:.2}"));
     format!(
-        "{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9.3}",
+        "{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9.3} {:>9}",
         r.sector.to_string(),
         r.stats.positions,
         r.stats.wins,
@@ -75,7 +77,8 @@ pub fn summary_line(r: &Report) -> String {
         r.stats.max_loss,
         time,
         rate,
-        r.file_bytes as f64 * 8.0 / r.stats.positions.max(1) as f64
+        r.file_bytes as f64 * 8.0 / r.stats.positions.max(1) as f64,
+        cpu
     )
 }
 

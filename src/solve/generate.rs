@@ -71,6 +71,9 @@ pub struct Report {
     pub slots: u64,
     /// Wall time of the unit the subspace was solved in; `None` if it was already on disk.
     pub seconds: Option<f64>,
+    /// CPU seconds (all threads, user and system) over the same span: beside other work
+    /// the wall time grows, this much less, so a long run's cost adds up from it.
+    pub cpu_seconds: Option<f64>,
     /// Size of the table file.
     pub file_bytes: u64,
 }
@@ -154,7 +157,7 @@ pub(crate) fn kept(dir: &Path, rules: &crate::Rules, sectors: &[Sector], reporte
     let mut present = Vec::new();
     for &sector in sectors {
         match existing(dir, rules, sector) {
-            Ok(Some(t)) => present.push(Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, file_bytes: t.file_size() }),
+            Ok(Some(t)) => present.push(Report { sector, stats: t.header.stats, slots: t.header.entries, seconds: None, cpu_seconds: None, file_bytes: t.file_size() }),
             Ok(None) => {}
             Err(e) if resolvable(&e) => {}
             Err(e) => return Err(e),
@@ -239,14 +242,15 @@ pub(crate) fn solve_and_write(
     reporter: &dyn Reporter,
 ) -> Result<Vec<(Report, Vec<u8>, Deep)>, TableError> {
     let game = rules.game();
-    let start = Instant::now();
+    let (start, cpu_start) = (Instant::now(), crate::cpu::process_seconds());
     let solved = solve_unit(game, unit, tables, reporter, DeepValues::Keep(Limits::TABLE)).expect("deep values are kept");
     let seconds = start.elapsed().as_secs_f64();
+    let cpu_seconds = crate::cpu::process_seconds() - cpu_start;
     let mut out = Vec::new();
     for SolvedSector { sector, values, deep } in solved {
         let stats = Stats::of_deep(&sector.index(rules.board()), &values, Some(&deep));
         let file_bytes = write_table_deep(dir, rules, sector, &values, &deep, &stats)?;
-        let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), file_bytes };
+        let r = Report { sector, stats, slots: values.len() as u64, seconds: Some(seconds), cpu_seconds: Some(cpu_seconds), file_bytes };
         reporter.done(&r);
         out.push((r, values, deep));
     }

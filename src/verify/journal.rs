@@ -105,19 +105,10 @@ impl Journal {
         Ok(())
     }
 
-    /// CPU seconds (user and system) this process has used so far; 0 where the system
-    /// does not say.
+    /// CPU seconds (user and system) this process has used so far (see
+    /// [`crate::cpu::process_seconds`]).
     pub fn cpu_seconds() -> f64 {
-        #[cfg(unix)]
-        {
-            // SAFETY: getrusage only writes the struct it is given.
-            let mut u: libc::rusage = unsafe { std::mem::zeroed() };
-            if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) } == 0 {
-                let t = |v: libc::timeval| v.tv_sec as f64 + v.tv_usec as f64 * 1e-6;
-                return t(u.ru_utime) + t(u.ru_stime);
-            }
-        }
-        0.0
+        crate::cpu::process_seconds()
     }
 
     /// The journal's path.
