@@ -541,3 +541,38 @@ fn position_errors_say_their_reason_once() {
         once(j["error"].as_str().unwrap(), phrase, "/api/probe");
     }
 }
+
+/// `solve --json`: one object a table, as it is written or found complete, then one for
+/// the run; every object parses, the tables named are the files written, and a rerun
+/// reports each as kept (no seconds).
+#[test]
+fn solve_prints_json_for_scripts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let mut seen = Vec::new();
+    for (run, quiet) in [(0, false), (1, true)] {
+        let mut args = vec!["solve", "--db", d, "--max-stones", "7", "--json"];
+        if quiet {
+            args.push("-q");
+        }
+        let out = morris(&args);
+        assert!(out.status.success(), "{}", text(&out));
+        let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+        let (last, tables) = lines.split_last().unwrap();
+        let mut sectors: Vec<String> = tables.iter().map(|t| t["sector"].as_str().unwrap().to_string()).collect();
+        sectors.sort();
+        assert_eq!(last["tables"].as_u64().unwrap() as usize, tables.len());
+        assert_eq!(last["rules"], "standard");
+        for t in tables {
+            assert_eq!(t["seconds"].is_null(), run == 1, "{t}");
+            assert_eq!(t["cpu_seconds"].is_null(), run == 1, "{t}");
+            assert!(t["positions"].as_u64().unwrap() > 0 && t["file_bytes"].as_u64().unwrap() > 0, "{t}");
+        }
+        assert_eq!(last["solved"].as_u64().unwrap(), if run == 0 { 3 } else { 0 }, "{last}");
+        seen.push(sectors);
+    }
+    let mut files: Vec<String> = fs::read_dir(dir.path()).unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb").map(String::from)).collect();
+    files.sort();
+    assert_eq!(seen[0], files);
+    assert_eq!(seen[1], files);
+}

@@ -10,18 +10,30 @@ pub struct Bars {
     bar: Mutex<Option<ProgressBar>>,
     current: ProgressBar,
     pub quiet: bool,
+    /// Each table's line as a JSON object on standard output (`solve --json`), printed
+    /// even when `quiet` hides the bars.
+    pub json: bool,
 }
 
 impl Bars {
     pub fn new(quiet: bool) -> Bars {
         let current = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
         current.set_style(ProgressStyle::with_template("{prefix:>10} {msg:28} [{bar:30}] {percent:>3}% {elapsed_precise} eta {eta}").unwrap().progress_chars("=> "));
-        Bars { bar: Mutex::new(None), current, quiet }
+        Bars { bar: Mutex::new(None), current, quiet, json: false }
     }
 
     pub fn finish(&self) {
         self.current.finish_and_clear();
         let _ = self.bar.lock().map(|mut b| b.take());
+    }
+
+    /// `line` on standard output whether or not a bar is drawn (the bar, on standard
+    /// error, is hidden meanwhile): for output that scripts read.
+    pub fn print_out(&self, line: &str) {
+        use std::io::Write as _;
+        self.current.suspend(|| {
+            let _ = writeln!(std::io::stdout().lock(), "{line}");
+        });
     }
 
     pub fn println(&self, line: &str) {
@@ -55,7 +67,9 @@ impl Reporter for Bars {
         self.current.set_message(format!("sector {sector}"));
     }
     fn done(&self, r: &Report) {
-        if !self.quiet {
+        if self.json {
+            self.print_out(&super::solve::json_line(r).to_string());
+        } else if !self.quiet {
             self.println(&super::solve::summary_line(r));
         }
     }

@@ -53,10 +53,55 @@ pub struct Args {
     /// No progress bars or per-subspace lines; just the final summary.
     #[arg(long, short)]
     quiet: bool,
+    /// For scripts: a JSON object on standard output for each table as it is written or
+    /// found complete ("seconds" null), then one for the run (its "tables" count, the
+    /// time and CPU seconds); progress bars, unless -q, stay on standard error.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn header() -> String {
     format!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9} {:>9}", "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos", "cpu s")
+}
+
+/// A table's line for `--json`: what [`summary_line`] gives, by name.
+pub fn json_line(r: &Report) -> serde_json::Value {
+    serde_json::json!({
+        "sector": r.sector.to_string(),
+        "positions": r.stats.positions,
+        "wins": r.stats.wins,
+        "draws": r.stats.draws,
+        "losses": r.stats.losses,
+        "max_win": r.stats.max_win,
+        "max_loss": r.stats.max_loss,
+        "slots": r.slots,
+        "seconds": r.seconds,
+        "cpu_seconds": r.cpu_seconds,
+        "file_bytes": r.file_bytes,
+    })
+}
+
+/// The run's closing line: as text, or as one JSON object under `--json`.
+#[allow(clippy::too_many_arguments)]
+fn closing(args: &Args, rules: &Rules, unit: Option<&str>, reports: &[Report], positions: u64, solved: usize, secs: f64, cpu: f64) -> anyhow::Result<()> {
+    if args.json {
+        let v = serde_json::json!({
+            "rules": rules.to_string(),
+            "unit": unit,
+            "tables": reports.len(),
+            "solved": solved,
+            "kept": reports.len() - solved,
+            "positions": positions,
+            "seconds": secs,
+            "cpu_seconds": cpu,
+            "db": args.db.display().to_string(),
+        });
+        out!("{v}");
+        return Ok(());
+    }
+    let what = unit.map_or(String::new(), |u| format!("unit {u}: "));
+    out!("{what}{} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}", reports.len(), solved, reports.len() - solved, positions, secs, args.db.display());
+    Ok(())
 }
 
 pub fn summary_line(r: &Report) -> String {
@@ -107,7 +152,7 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     let starts = match (args.all, default_scope) {
         (true, _) => vec![(rules.stones(), rules.stones())],
         (false, true) => default_scope_starts,
-        (false, false) => args.start,
+        (false, false) => args.start.clone(),
     };
     let max_stones = match (args.all, args.max_stones) {
         (true, _) => 2 * rules.stones(),
@@ -127,11 +172,12 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     };
     let opts = Options { dir: args.db.clone(), max_stones, only: args.only, starts: starts.clone(), rules: *rules };
     generate::within_rules(&opts)?;
-    let bars = Bars::new(args.quiet);
-    if !args.quiet {
+    let mut bars = Bars::new(args.quiet);
+    bars.json = args.json;
+    if !args.quiet && !args.json {
         bars.println(&header());
     }
-    let start = Instant::now();
+    let (start, cpu_start) = (Instant::now(), morris::cpu::process_seconds());
     let reports = generate::run(&opts, &bars);
     bars.finish();
     let reports = reports?;
@@ -139,8 +185,12 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
         let t = Instant::now();
         let bars = Bars::new(args.quiet);
         let quiet = args.quiet;
+        let json = args.json;
         let mut line = |r: &morris::solve::ultra::run::ClassReport| {
-            if !quiet {
+            if json {
+                let v = serde_json::json!({ "classes": r.sector.to_string(), "draws": r.draws, "file_bytes": r.file_bytes, "seconds": r.seconds });
+                bars.print_out(&v.to_string());
+            } else if !quiet {
                 let time = r.seconds.map_or("kept".to_string(), |s| format!("{s:.2} s"));
                 bars.println(&format!("{:>9} classes: {:>13} draws, {:>11} bytes, {time}", r.sector.to_string(), r.draws, r.file_bytes));
             }
@@ -152,10 +202,10 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
     } else {
         None
     };
-    let (positions, solved) = report_tables(args.quiet, &reports)?;
+    let (positions, solved) = report_tables(args.quiet && !args.json, &reports)?;
     let secs = start.elapsed().as_secs_f64();
-    out!("{} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}", reports.len(), solved, reports.len() - solved, positions, secs, args.db.display());
-    if let Some((cr, secs)) = classes {
+    closing(&args, rules, None, &reports, positions, solved, secs, morris::cpu::process_seconds() - cpu_start)?;
+    if let Some((cr, secs)) = classes.filter(|_| !args.json) {
         let bytes: u64 = cr.iter().map(|r| r.file_bytes).sum();
         let strong: u64 = reports.iter().map(|r| r.file_bytes).sum();
         out!(
@@ -188,23 +238,16 @@ fn report_tables(quiet: bool, reports: &[morris::solve::generate::Report]) -> an
 /// `morris solve --unit ID`.
 fn run_unit(args: &Args, id: &str, rules: &Rules) -> anyhow::Result<ExitCode> {
     let id = morris::solve::graph::UnitId::parse(id, rules)?;
-    let bars = Bars::new(args.quiet);
-    if !args.quiet {
+    let mut bars = Bars::new(args.quiet);
+    bars.json = args.json;
+    if !args.quiet && !args.json {
         bars.println(&header());
     }
-    let start = Instant::now();
+    let (start, cpu_start) = (Instant::now(), morris::cpu::process_seconds());
     let reports = morris::solve::alone::solve_alone(&args.db, rules, &id, &bars);
     bars.finish();
     let reports = reports?;
-    let (positions, solved) = report_tables(args.quiet, &reports)?;
-    out!(
-        "unit {id}: {} tables ({} solved now, {} kept), {} positions, {:.2} s wall, tables in {}",
-        reports.len(),
-        solved,
-        reports.len() - solved,
-        positions,
-        start.elapsed().as_secs_f64(),
-        args.db.display()
-    );
+    let (positions, solved) = report_tables(args.quiet && !args.json, &reports)?;
+    closing(args, rules, Some(&id.to_string()), &reports, positions, solved, start.elapsed().as_secs_f64(), morris::cpu::process_seconds() - cpu_start)?;
     Ok(ExitCode::SUCCESS)
 }
