@@ -105,6 +105,8 @@ fn clear_errors_for_bad_input() {
     assert!(out.status.success() && text(&out).contains("has lost"), "a side with 2 stones to move against 3 has lost: {}", text(&out));
     let out = morris(&["solve", "--max-stones", "40"]);
     assert!(!out.status.success());
+    let out = morris(&["solve", "--max-stones", "25"]);
+    assert!(!out.status.success() && text(&out).contains("6..=24"), "{}", text(&out));
     let out = morris(&["solve", "--only", "2-9"]);
     assert!(!out.status.success());
     assert!(text(&out).contains("invalid subspace"));
@@ -575,4 +577,19 @@ fn solve_prints_json_for_scripts() {
     files.sort();
     assert_eq!(seen[0], files);
     assert_eq!(seen[1], files);
+}
+
+/// `--max-stones` reaches every movement subspace of a rule set with more than 9 stones
+/// a side (Morabaraba's 12-12 needs 24): with 24 under `six`, exactly its 16 subspaces,
+/// each side 3 to 6 stones, and nothing beyond its stones.
+#[test]
+fn max_stones_reaches_every_movement_subspace_of_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = morris(&["solve", "--rules", "six", "--db", dir.path().to_str().unwrap(), "--max-stones", "24", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let mut written: Vec<String> = fs::read_dir(dir.path()).unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".mtb").map(String::from)).collect();
+    written.sort();
+    let mut expected: Vec<String> = (3..=6).flat_map(|s| (3..=6).map(move |o| format!("{s}-{o}"))).collect();
+    expected.sort();
+    assert_eq!(written, expected);
 }

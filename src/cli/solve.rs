@@ -13,10 +13,12 @@ pub struct Args {
     /// Directory for the tables.
     #[arg(long, default_value = "databases", value_name = "DIR")]
     pub(super) db: PathBuf,
-    /// Solve every movement subspace with s + o <= N (6..=18; 18 is all 49). With no
-    /// option at all, the default is 8 plus the small starts 3-3, 3-4, 4-3 and 4-4
-    /// (seconds, and enough for `morris serve` to open a playable board).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(6..=18))]
+    /// Solve every movement subspace with s + o <= N (6..=24; twice the rule set's
+    /// stones is every one: 18 the standard game's 49, 24 Morabaraba's and Twelve's
+    /// 100, 20 Lasker's). With no option at all, the default is 8 plus the small starts
+    /// 3-3, 3-4, 4-3 and 4-4 (seconds, and enough for `morris serve` to open a playable
+    /// board).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(6..=24))]
     max_stones: Option<u8>,
     /// The whole standard game: all 49 movement subspaces and the 449 placement sectors
     /// of the 9-9 start (same as --max-stones 18 --start 9-9).
