@@ -63,7 +63,10 @@ pub struct Args {
 }
 
 pub fn header() -> String {
-    format!("{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9} {:>9}", "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos", "cpu s")
+    format!(
+        "{:>9} {:>13} {:>13} {:>13} {:>13} {:>5} {:>5} {:>9} {:>12} {:>9} {:>9}",
+        "sector", "positions", "wins", "draws", "losses", "maxW", "maxL", "time s", "pos/s", "bits/pos", "cpu s"
+    )
 }
 
 /// A table's line for `--json`: what [`summary_line`] gives, by name.
