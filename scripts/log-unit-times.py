@@ -8,13 +8,12 @@ Reads the table lines that `morris solve` prints (sector, positions, W/D/L, deep
 win and loss, time in seconds, ...), over every leg of a solve that was interrupted
 and resumed, and prints one JSON line per unit of the plan whose tables all have a
 measured time: its `id`, `method`, `slots`, the plan's estimate `est_seconds`, and the
-measured `seconds` (the sum over its tables; a table solved again after an
-interruption counts its last complete time). Every table of a unit carries the unit's
-time, so a unit's time is its tables' greatest, not their sum. Where the lines have
-the CPU seconds column (builds from 2026-12-07 on), `cpu_seconds` is the unit's too:
-beside other work it says more of the unit's own cost than the wall time. Lines of
-tables that a leg kept ("kept") carry no time and are skipped. scripts/simulate-schedule.py --times reads
-the output. Units with a table never timed are counted on standard error.
+measured `seconds` (a table solved again after an interruption counts its last
+complete time). Every table of a unit carries the unit's time, so a unit's time is its
+tables' greatest, not their sum. Where the lines have the CPU seconds column (builds
+from 2026-12-07 on), `cpu_seconds` is the unit's too: beside other work it says more
+of the unit's own cost than the wall time. Lines of tables that a leg kept ("kept")
+carry no time and are skipped. scripts/simulate-schedule.py --times reads the output. Units with a table never timed are counted on standard error.
 """
 import json
 import sys

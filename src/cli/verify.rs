@@ -232,9 +232,9 @@ pub fn run(args: Args, rules: &Rules) -> anyhow::Result<ExitCode> {
 /// What records each table that verified with no mismatch in the journal, if there is one.
 fn record<'a, V: Grade>(journal: &'a mut Option<Journal>, ids: &'a std::collections::HashMap<Sector, u64>) -> impl FnMut(Sector, &Outcome<V>) -> Result<(), TableError> + 'a {
     // Each table's time runs from the end of the one before: its tables' reading too.
-    let (mut last, mut last_cpu) = (Instant::now(), Journal::cpu_seconds());
+    let (mut last, mut last_cpu) = (Instant::now(), morris::cpu::process_seconds());
     move |s, outcome| {
-        let (now, now_cpu) = (Instant::now(), Journal::cpu_seconds());
+        let (now, now_cpu) = (Instant::now(), morris::cpu::process_seconds());
         let seconds = now.duration_since(std::mem::replace(&mut last, now)).as_secs_f64();
         let cpu_seconds = now_cpu - std::mem::replace(&mut last_cpu, now_cpu);
         match journal {

@@ -415,7 +415,10 @@ impl TableFile {
         });
         match (failure, written) {
             (Some(e), _) => Err(e),
-            (None, w) => w,
+            (None, w) => {
+                debug_assert!(w.as_ref().map_or(true, |&n| n == self.copy_len(results_only)), "copy_len foretells what copy_to writes");
+                w
+            }
         }
     }
 

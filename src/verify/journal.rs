@@ -105,12 +105,6 @@ impl Journal {
         Ok(())
     }
 
-    /// CPU seconds (user and system) this process has used so far (see
-    /// [`crate::cpu::process_seconds`]).
-    pub fn cpu_seconds() -> f64 {
-        crate::cpu::process_seconds()
-    }
-
     /// The journal's path.
     pub fn path(&self) -> &Path {
         &self.path
