@@ -14,7 +14,7 @@ use super::{for_each_ply_move, Ply};
 use crate::cpu::prefetch;
 use crate::position::index::{CaptureIndex, SubspaceIndex};
 use crate::position::sector::Sector;
-use crate::position::value::{is_deep, value_at, Deep, Value};
+use crate::position::value::{value_at, Deep, Value};
 use crate::position::Color;
 use crate::rules::game::Game;
 use crate::rules::geometry::Bits;
@@ -29,7 +29,6 @@ const CHUNK: usize = 1 << 14;
 /// to o captures, or o(o - 1) ordered pairs after a double mill under `take=each`;
 /// with o <= 12 that is at most 12 * 12 * 11 = 1,584.
 const MAX_CHILDREN: usize = 4096;
-const CAPTURE: u64 = 1 << 63;
 
 /// One child table: its index, its values and the depths of its deep values.
 struct Target<'a> {
@@ -94,7 +93,9 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
     let ply = Ply { white_hand: sector.sh, black_hand: sector.oh, to_move: Color::White };
     // Every non-capturing child has the same side to move, the current opponent.
     let prep = plain.index.prepare(opp, true);
-    let (mut n, mut wins_now) = (0usize, false);
+    // Plain children's slots fill `at` from the front, captures' from the back, so
+    // that each kind is read in a loop of its own, without a test of its kind.
+    let (mut n, mut c, mut wins_now) = (0usize, MAX_CHILDREN, false);
     // The captures after one move share the capturer's stones (the child's opponent
     // set), so their canonicalisation is prepared once per move.
     let mut capture_index = [CaptureIndex::default(); 2];
@@ -105,17 +106,19 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
         opp,
         #[inline(always)]
         |mv, after, opp_after| {
-            let removed = (opp.count_ones() - opp_after.count_ones()) as u64;
             if mv.capture == NONE {
                 let i = plain.index.index_with(&prep, opp_after, after);
                 prefetch(plain.values.as_ptr().wrapping_add(i as usize));
                 at[n] = i;
                 n += 1;
-            } else if let Some(t) = &captures[removed as usize - 1] {
+                return;
+            }
+            let removed = (opp.count_ones() - opp_after.count_ones()) as u64;
+            if let Some(t) = &captures[removed as usize - 1] {
                 let i = capture_index[removed as usize - 1].index(&t.index, opp_after, after);
                 prefetch(t.values.as_ptr().wrapping_add(i as usize));
-                at[n] = i | CAPTURE | (removed - 1) << 62;
-                n += 1;
+                c -= 1;
+                at[c] = i | (removed - 1) << 63;
             } else {
                 wins_now = true;
             }
@@ -126,12 +129,22 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
     }
     // The best child as the greatest key: decoding each child into a value and
     // comparing values cost more than the table lookup.
-    let mut best = NO_KEY;
-    for &a in &at[..n] {
-        let (t, slot) = if a & CAPTURE == 0 { (plain, a) } else { (captures[(a >> 62 & 1) as usize].as_ref().expect("capture table"), a & !(CAPTURE | 1 << 62)) };
+    let key = |t: &Target, slot: u64| {
         let b = t.values[slot as usize];
-        let key = if is_deep(b) { value_at(b, slot, t.deep).parent().goodness() } else { PARENT_KEY[b as usize] };
-        best = best.max(key);
+        let k = PARENT_KEY[b as usize];
+        if k == NO_KEY {
+            value_at(b, slot, t.deep).parent().goodness()
+        } else {
+            k
+        }
+    };
+    let mut best = NO_KEY;
+    for &slot in &at[..n] {
+        best = best.max(key(plain, slot));
+    }
+    for &a in &at[c..] {
+        let t = captures[(a >> 63) as usize].as_ref().expect("capture table");
+        best = best.max(key(t, a & !(1 << 63)));
     }
     // No legal move: a side that moves is blocked (a placing side always has a move).
     if best == NO_KEY {
@@ -167,6 +180,7 @@ static PARENT_KEY: [i32; 256] = {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::value::is_deep;
 
     #[test]
     fn parent_keys_are_the_goodness_of_the_move() {
