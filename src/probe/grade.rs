@@ -103,26 +103,7 @@ pub(crate) mod sealed {
         fn of_key(key: i32) -> Self;
     }
 
-    /// Below every key: the best of no children.
-    pub const NO_KEY: i32 = i32::MIN;
-
-    /// [`Read::parent_key`] of each value byte that is not deep: the goodness of the
-    /// move into a position of that value, built from [`Value::decode`]'s encoding.
-    static PARENT_KEY: [i32; 256] = {
-        let mut t = [0i32; 256];
-        let mut b = 0;
-        while b < 256 {
-            t[b] = match b {
-                0 => 0,
-                // Win(2b - 1), whose parent loses in 2b.
-                1..=127 => -100_000 + 2 * b as i32,
-                // Loss(2(b - 128)), whose parent wins in one more.
-                _ => 100_000 - (2 * (b as i32 - 128) + 1),
-            };
-            b += 1;
-        }
-        t
-    };
+    pub use crate::position::value::NO_KEY;
 
     impl Read for Value {
         const DEPTHS: bool = true;
@@ -156,11 +137,7 @@ pub(crate) mod sealed {
 
         #[inline(always)]
         fn parent_key(whole: &Self::Whole, slot: u64) -> i32 {
-            let b = whole.0[slot as usize];
-            if is_deep(b) {
-                return Self::at(whole, slot).parent().goodness();
-            }
-            PARENT_KEY[b as usize]
+            crate::position::value::parent_key(whole.0[slot as usize], slot, Some(&whole.1))
         }
 
         #[inline(always)]

@@ -14,7 +14,7 @@ use super::{for_each_ply_move, Ply};
 use crate::cpu::prefetch;
 use crate::position::index::{CaptureIndex, SubspaceIndex};
 use crate::position::sector::Sector;
-use crate::position::value::{value_at, Deep, Value};
+use crate::position::value::{parent_key, Deep, Value, NO_KEY};
 use crate::position::Color;
 use crate::rules::game::Game;
 use crate::rules::geometry::Bits;
@@ -127,17 +127,8 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
     if wins_now {
         return Value::Win(1);
     }
-    // The best child as the greatest key: decoding each child into a value and
-    // comparing values cost more than the table lookup.
-    let key = |t: &Target, slot: u64| {
-        let b = t.values[slot as usize];
-        let k = PARENT_KEY[b as usize];
-        if k == NO_KEY {
-            value_at(b, slot, t.deep).parent().goodness()
-        } else {
-            k
-        }
-    };
+    // The best child as the greatest key (see `parent_key`).
+    let key = |t: &Target, slot: u64| parent_key(t.values[slot as usize], slot, t.deep);
     let mut best = NO_KEY;
     for &slot in &at[..n] {
         best = best.max(key(plain, slot));
@@ -151,46 +142,5 @@ fn value_of(game: &Game, sector: Sector, mover: Bits, opp: Bits, plain: &Target,
         Value::Loss(0)
     } else {
         Value::of_goodness(best)
-    }
-}
-
-/// Below every key: the best of no children.
-const NO_KEY: i32 = i32::MIN;
-
-/// The goodness of the move into a position of each value byte that is not deep,
-/// for the side that plays it: `Value::decode(b).parent().goodness()`, tabled at
-/// compile time (a test holds the two equal).
-static PARENT_KEY: [i32; 256] = {
-    let mut t = [NO_KEY; 256];
-    let mut b = 0;
-    while b < 256 {
-        t[b] = match b {
-            0 => 0,
-            // Win(2b - 1), whose parent loses in 2b.
-            1..=126 => -100_000 + 2 * b as i32,
-            127 | 255 => NO_KEY,
-            // Loss(2(b - 128)), whose parent wins in one more.
-            _ => 100_000 - (2 * (b as i32 - 128) + 1),
-        };
-        b += 1;
-    }
-    t
-};
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::position::value::is_deep;
-
-    #[test]
-    fn parent_keys_are_the_goodness_of_the_move() {
-        for b in 0..=255u8 {
-            if is_deep(b) {
-                assert_eq!(PARENT_KEY[b as usize], NO_KEY);
-            } else {
-                assert_eq!(PARENT_KEY[b as usize], Value::decode(b).parent().goodness(), "byte {b}");
-                assert_eq!(Value::of_goodness(PARENT_KEY[b as usize]), Value::decode(b).parent());
-            }
-        }
     }
 }

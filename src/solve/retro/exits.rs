@@ -73,9 +73,13 @@ impl<T> Exits<T> {
     pub(crate) fn for_each_child<'s>(&'s self, game: &Game, mover: Bits, opp: Bits, inside_slots: bool, mut f: impl FnMut(Child<'s, T>)) {
         // Children inside the unit keep our opponent's stones as their mover's.
         let prep = if inside_slots { self.inside.as_ref().and_then(|t| t.prepare(opp, true)) } else { None };
+        // A placement without removal keeps our opponent's stones as the child's mover,
+        // so where that set comes first in the child's index it is prepared once here
+        // (Lasker placement sectors: a dozen placements a position).
+        let place = self.out[1][0].as_ref().map(|(ci, _)| ci.prepare(opp, true));
         // Captures after one move share the capturer's stones (the child's opponent
-        // set), so their canonicalisation is prepared once per move.
-        let mut captures = [CaptureIndex::default(); 3];
+        // set), so their canonicalisation is prepared once per move; by [placed][removed].
+        let mut captures = [[CaptureIndex::default(); 3]; 2];
         for_each_ply_move(
             game,
             self.ply,
@@ -90,7 +94,10 @@ impl<T> Exits<T> {
                 if let (0, 0, Some(t)) = (removed, placed, self.inside.as_ref()) {
                     f(Child::Inside(if inside_slots { t.index_with(&prep, cm, co) } else { 0 }));
                 } else if let Some((ci, table)) = &self.out[placed][removed] {
-                    let slot = if placed == 0 { captures[removed].index(ci, cm, co) } else { ci.index(cm, co) };
+                    let slot = match (placed, removed, &place) {
+                        (1, 0, Some(prep)) => ci.index_with(prep, cm, co),
+                        _ => captures[placed][removed].index(ci, cm, co),
+                    };
                     f(Child::Exit(table, slot));
                 } else {
                     debug_assert!(removed > 0, "a move without removal has a child sector");

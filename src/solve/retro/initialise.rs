@@ -14,7 +14,7 @@ use super::members::Member;
 use super::state::{State, CAP_DEEP, NEVER_LOSES};
 use crate::cpu::prefetch;
 use crate::position::index::SetOrbits;
-use crate::position::value::{value_at, Deep, Value};
+use crate::position::value::{parent_key, Deep, Value, NO_KEY};
 use crate::rules::game::Game;
 use crate::solve::limits::Limits;
 use crate::solve::progress::Progress;
@@ -95,11 +95,18 @@ pub(crate) fn initialise(
                             }
                         },
                     );
+                    // The best move out of the unit, as the greatest key (see `parent_key`):
+                    // into a loss, the quickest; else into a draw; else the win that the
+                    // opponent takes longest to play, which caps this position's loss.
+                    let mut best = NO_KEY;
                     for (&(values, deep), slot) in outside.drain(..) {
-                        match value_at(values[slot as usize], slot, deep) {
-                            Value::Loss(d) => best_loss = best_loss.min(d),
-                            Value::Win(d) => cap_win = cap_win.max(d),
+                        best = best.max(parent_key(values[slot as usize], slot, deep));
+                    }
+                    if best != NO_KEY {
+                        match Value::of_goodness(best) {
+                            Value::Win(d) => best_loss = best_loss.min(d - 1),
                             Value::Draw => cap_draw = true,
+                            Value::Loss(d) => cap_win = d - 1,
                         }
                     }
                     let distinct = if symmetric { dedup_sorted(&mut kids[..n]) } else { n };
