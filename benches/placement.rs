@@ -71,5 +71,32 @@ fn bench_sector(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_placement, bench_sector);
+/// A Lasker placement unit, solved by retrograde analysis (stones move during
+/// placement, so the sector has cycles), from its children's tables in memory. Each of
+/// its positions reads about ten children in other sectors, most of them placements:
+/// the path of `retro::exits` that Lasker's placement phase, most of its game, runs.
+fn bench_lasker_unit(c: &mut Criterion) {
+    use morris::solve::generate::{self, Options};
+    use morris::solve::graph::UnitId;
+    use morris::table::{table_path, TableFile};
+    use morris::Sector;
+    let rules: morris::Rules = "lasker".parse().unwrap();
+    let game = morris::rules::game::Game::of(rules);
+    let dir = tempfile::tempdir().unwrap();
+    generate::run(&Options { dir: dir.path().to_owned(), max_stones: 0, only: None, starts: vec![(4, 4)], rules }, &NoProgress).unwrap();
+    let mut g = c.benchmark_group("sector");
+    g.sample_size(10);
+    for name in ["3-3-1-1", "3-2-1-1"] {
+        let unit = UnitId::parse(name, &rules).unwrap();
+        let children: HashMap<Sector, Vec<u8>> =
+            unit.reads(game).into_iter().map(|s| (s, TableFile::open(&table_path(dir.path(), s), s, &rules).unwrap().read_all().unwrap())).collect();
+        g.throughput(Throughput::Elements(unit.sectors().iter().map(|s| s.index(rules.board()).len()).sum()));
+        g.bench_function(format!("solve Lasker unit {name}"), |b| {
+            b.iter(|| solve_unit(game, unit.sectors(), &children, &NoProgress, DeepValues::Refuse).expect("the values fit the encoding").len())
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench_placement, bench_sector, bench_lasker_unit);
 criterion_main!(benches);
